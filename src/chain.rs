@@ -1,0 +1,90 @@
+//! Struct chains (`nextInChain`): walked iteratively, validated once.
+//!
+//! A chain is malformed when a link's sType is not allowed for the struct it
+//! extends, or when one sType appears twice (which also catches cycles).
+
+use crate::abi::{WGPUChainedStruct, WGPUSType};
+use crate::boundary::{reject, ApiResult};
+
+/// The links of a chain, by sType.
+pub(crate) struct Chain {
+    links: Vec<(WGPUSType, *const WGPUChainedStruct)>,
+}
+
+impl Chain {
+    /// Walks the chain starting at `next`, accepting only `allowed` sTypes.
+    ///
+    /// # Safety
+    /// Every link is NULL or points at a valid chained struct whose header is
+    /// a `WGPUChainedStruct`.
+    pub(crate) unsafe fn walk(
+        mut next: *const WGPUChainedStruct,
+        owner: &str,
+        allowed: &[WGPUSType],
+    ) -> ApiResult<Chain> {
+        let mut links = Vec::new();
+        while !next.is_null() {
+            // SAFETY: non-NULL links are valid chained structs (caller).
+            let link = unsafe { &*next };
+            if !allowed.contains(&link.sType) {
+                return Err(reject!(
+                    "{owner}.nextInChain holds sType {:#x}, which does not extend {owner}",
+                    link.sType.0
+                ));
+            }
+            if links.iter().any(|(s, _)| *s == link.sType) {
+                return Err(reject!("{owner}.nextInChain holds sType {:#x} twice", link.sType.0));
+            }
+            links.push((link.sType, next));
+            next = link.next;
+        }
+        Ok(Chain { links })
+    }
+
+    /// The link of type `sType`, cast to its struct `T`.
+    ///
+    /// # Safety
+    /// `T` is the struct that `sType` denotes (it starts with a
+    /// `WGPUChainedStruct`).
+    pub(crate) unsafe fn get<'a, T>(&self, s_type: WGPUSType) -> Option<&'a T> {
+        self.links
+            .iter()
+            .find(|(s, _)| *s == s_type)
+            // SAFETY: the caller names the struct type that matches sType.
+            .map(|(_, p)| unsafe { &*(*p as *const T) })
+    }
+
+    /// Whether the chain is empty.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.links.is_empty()
+    }
+}
+
+/// Rejects any chain on a struct that no extension extends.
+///
+/// # Safety
+/// As [`Chain::walk`].
+pub(crate) unsafe fn expect_none(next: *const WGPUChainedStruct, owner: &str) -> ApiResult<()> {
+    // SAFETY: forwarded from the caller.
+    unsafe { Chain::walk(next, owner, &[]) }.map(|_| ())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn duplicates_and_unknown_types_are_rejected() {
+        let mut b = WGPUChainedStruct { next: std::ptr::null_mut(), sType: WGPUSType::ShaderSourceWGSL };
+        let a = WGPUChainedStruct { next: &mut b, sType: WGPUSType::ShaderSourceSPIRV };
+        let both = [WGPUSType::ShaderSourceWGSL, WGPUSType::ShaderSourceSPIRV];
+        // SAFETY: the links are live locals.
+        unsafe {
+            assert!(Chain::walk(&a, "X", &both).is_ok());
+            assert!(Chain::walk(&a, "X", &both[..1]).is_err());
+            b.next = &a as *const _ as *mut _; // a cycle: a → b → a
+            assert!(Chain::walk(&a, "X", &both).is_err());
+            assert!(expect_none(std::ptr::null(), "X").is_ok());
+        }
+    }
+}

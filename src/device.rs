@@ -1,0 +1,438 @@
+//! `WGPUDevice`: creation, loss and destruction, error reporting, queries.
+
+use std::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
+use std::sync::{Arc, Weak};
+
+use parking_lot::Mutex;
+use wgpu_core::id::{DeviceId, QueueId};
+use wgpu_types as wgt;
+
+use crate::abi::*;
+use crate::adapter::Adapter;
+use crate::boundary::{self, call, refcounted, set_label};
+use crate::buffer::Buffer;
+use crate::callback::{SendFn, UserData};
+use crate::futures::{Completer, Mode, Outcome, Source};
+use crate::handle::{Handle, Object};
+use crate::instance::Instance;
+use crate::progress::Progress;
+
+type LostResult = (WGPUDeviceLostReason, String);
+
+/// State the device-lost callback reads when it runs, kept apart from the
+/// device so a pending callback does not keep the device alive.
+struct LostShared {
+    /// The application's handle while it holds one; NULL after the last
+    /// release (the lost callback then sees a NULL device).
+    handle: AtomicPtr<WGPUDeviceImpl>,
+}
+
+/// A `WGPUDevice` (and its one queue's wgpu-core id).
+pub(crate) struct Device {
+    pub(crate) instance: Arc<Instance>,
+    pub(crate) adapter: Arc<Adapter>,
+    pub(crate) id: DeviceId,
+    pub(crate) queue_id: QueueId,
+    /// Identifies this device's queue as a future source.
+    pub(crate) serial: u64,
+    pub(crate) label: Mutex<String>,
+    pub(crate) features: wgt::Features,
+    pub(crate) limits: wgt::Limits,
+    pub(crate) progress: Arc<Progress>,
+    lost: AtomicBool,
+    shared: Arc<LostShared>,
+    lost_completer: Mutex<Option<Completer<LostResult>>>,
+    lost_future: WGPUFuture,
+    uncaptured: Option<(SendFn<WGPUUncapturedErrorCallback>, UserData)>,
+    /// The queue handle given out by `wgpuDeviceGetQueue`, while it lives.
+    queue_handle: Mutex<QueueSlot>,
+    /// Buffers made by this device, for destroy.
+    buffers: Mutex<Vec<Weak<Buffer>>>,
+}
+
+/// The raw queue handle, kept so `GetQueue` returns the same one.
+pub(crate) struct QueueSlot(pub(crate) *mut WGPUQueueImpl);
+// SAFETY: the pointer is only dereferenced through `Handle::get` under the
+// slot's mutex, and the block it names is thread-safe.
+unsafe impl Send for QueueSlot {}
+
+impl Object for Device {
+    type Raw = WGPUDeviceImpl;
+    const NAME: &'static str = "WGPUDevice";
+
+    /// The last release destroys the device; its lost callback sees NULL.
+    fn last_release(this: &Arc<Self>, _handle: *mut WGPUDeviceImpl) {
+        this.shared.handle.store(std::ptr::null_mut(), Ordering::Release);
+        this.destroy();
+    }
+}
+
+refcounted!(Device, WGPUDevice, wgpuDeviceAddRef, wgpuDeviceRelease);
+set_label!(Device, WGPUDevice, wgpuDeviceSetLabel);
+
+impl Device {
+    /// Creates the device described by `desc` from `adapter`.
+    ///
+    /// # Safety
+    /// The descriptor's pointers are valid.
+    pub(crate) unsafe fn create(
+        adapter: &Arc<Adapter>,
+        desc: &WGPUDeviceDescriptor,
+        lost_mode: Mode,
+    ) -> Result<Arc<Device>, String> {
+        // SAFETY: the descriptor's pointers are valid (caller).
+        let (label, features, req_limits) = unsafe {
+            crate::chain::expect_none(desc.nextInChain, "WGPUDeviceDescriptor").map_err(|r| r.0)?;
+            crate::chain::expect_none(desc.defaultQueue.nextInChain, "WGPUQueueDescriptor").map_err(|r| r.0)?;
+            (
+                boundary::label_arg(desc.label, "label").map_err(|r| r.0)?,
+                boundary::slice_arg(desc.requiredFeatures, desc.requiredFeatureCount, "requiredFeatures")
+                    .map_err(|r| r.0)?,
+                desc.requiredLimits.as_ref(),
+            )
+        };
+        let features = crate::conv_device::required_features(features, adapter.features())?;
+        let limits = crate::conv_device::required_limits(req_limits, &adapter.limits())?;
+        let wgt_desc = wgt::DeviceDescriptor {
+            label: Some(std::borrow::Cow::Owned(label.clone())),
+            required_features: features,
+            required_limits: limits.clone(),
+            ..Default::default()
+        };
+        let instance = adapter.instance.clone();
+        let (id, queue_id) = instance
+            .global
+            .adapter_request_device(adapter.id, &wgt_desc, None, None)
+            .map_err(|e| format!("device creation failed: {}", crate::error_scope::describe(&e)))?;
+
+        let serial = instance.next_device_serial();
+        let shared = Arc::new(LostShared { handle: AtomicPtr::new(std::ptr::null_mut()) });
+        let (lost_future, lost_completer) = register_lost(&instance, &desc.deviceLostCallbackInfo, lost_mode, &shared);
+        let global = instance.global.clone();
+        let progress = Progress::start(
+            global.clone(),
+            id,
+            label.clone(),
+            Box::new(move || {
+                global.queue_drop(queue_id);
+                global.device_drop(id);
+            }),
+        );
+        let cb = &desc.uncapturedErrorCallbackInfo;
+        let uncaptured = cb
+            .callback
+            .map(|f| (SendFn(Some(f)), UserData(cb.userdata1, cb.userdata2)));
+        let device = Arc::new(Device {
+            instance,
+            adapter: adapter.clone(),
+            id,
+            queue_id,
+            serial,
+            label: Mutex::new(label),
+            features,
+            limits,
+            progress,
+            lost: AtomicBool::new(false),
+            shared,
+            lost_completer: Mutex::new(Some(lost_completer)),
+            lost_future,
+            uncaptured,
+            queue_handle: Mutex::new(QueueSlot(std::ptr::null_mut())),
+            buffers: Mutex::new(Vec::new()),
+        });
+        // Loss that wgpu-core detects (driver failure) reaches us here.
+        let weak = Arc::downgrade(&device);
+        device.global().device_set_device_lost_closure(
+            id,
+            Box::new(move |reason, message| {
+                if let Some(device) = weak.upgrade() {
+                    let reason = match reason {
+                        wgt::DeviceLostReason::Destroyed => WGPUDeviceLostReason::Destroyed,
+                        _ => WGPUDeviceLostReason::Unknown,
+                    };
+                    device.lose(reason, message);
+                }
+            }),
+        );
+        Ok(device)
+    }
+
+    /// The wgpu-core hub this device lives in.
+    pub(crate) fn global(&self) -> &wgpu_core::global::Global {
+        &self.instance.global
+    }
+
+    /// Records the application's handle (for callbacks' device pointer).
+    pub(crate) fn set_handle(&self, raw: *mut WGPUDeviceImpl) {
+        self.shared.handle.store(raw, Ordering::Release);
+    }
+
+    /// The handle to pass to callbacks (NULL once the application released
+    /// the device).
+    pub(crate) fn handle(&self) -> *mut WGPUDeviceImpl {
+        self.shared.handle.load(Ordering::Acquire)
+    }
+
+    pub(crate) fn is_lost(&self) -> bool {
+        self.lost.load(Ordering::Acquire)
+    }
+
+    /// Marks the device lost and completes its lost future, once. After
+    /// this no uncaptured error is reported.
+    pub(crate) fn lose(&self, reason: WGPUDeviceLostReason, message: String) {
+        if self.lost.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        log::debug!(target: "wgpu_shim", "device {:?} lost: {message}", self.label.lock());
+        if let Some(completer) = self.lost_completer.lock().take() {
+            completer.complete((reason, message));
+        }
+    }
+
+    /// `wgpuDeviceDestroy`: destroys every buffer (aborting pending maps),
+    /// destroys the wgpu-core device, and loses the device (`Destroyed`).
+    pub(crate) fn destroy(&self) {
+        let buffers: Vec<Arc<Buffer>> = self.buffers.lock().iter().filter_map(Weak::upgrade).collect();
+        for buffer in buffers {
+            buffer.destroy();
+        }
+        if !self.is_lost() {
+            self.global().device_destroy(self.id);
+        }
+        self.lose(WGPUDeviceLostReason::Destroyed, "the device was destroyed".into());
+        self.progress.nudge();
+    }
+
+    /// Remembers a buffer so that destroying the device destroys it.
+    pub(crate) fn track_buffer(&self, buffer: &Arc<Buffer>) {
+        let mut list = self.buffers.lock();
+        if list.len() >= 64 && list.len().is_power_of_two() {
+            list.retain(|w| w.strong_count() > 0);
+        }
+        list.push(Arc::downgrade(buffer));
+    }
+
+    /// Reports a wgpu-core error on this device (error scopes, else the
+    /// uncaptured-error callback). Silent once the device is lost.
+    pub(crate) fn report<E: wgt::error::WebGpuError>(&self, err: E) {
+        let kind = match err.webgpu_error_type() {
+            wgt::error::ErrorType::Validation => WGPUErrorType::Validation,
+            wgt::error::ErrorType::OutOfMemory => WGPUErrorType::OutOfMemory,
+            wgt::error::ErrorType::Internal => WGPUErrorType::Internal,
+            // Device loss is reported through the lost callback.
+            wgt::error::ErrorType::DeviceLost => return,
+        };
+        self.report_error(kind, crate::error_scope::describe(&err));
+    }
+
+    /// Reports a validation error found by this library.
+    pub(crate) fn report_validation(&self, message: impl Into<String>) {
+        self.report_error(WGPUErrorType::Validation, message.into());
+    }
+
+    /// Routes an error: the innermost matching error scope of this thread
+    /// captures it; otherwise the uncaptured-error callback gets it.
+    pub(crate) fn report_error(&self, kind: WGPUErrorType, message: String) {
+        if self.is_lost() {
+            log::debug!(target: "wgpu_shim", "error on a lost device (discarded): {message}");
+            return;
+        }
+        if crate::error_scope::capture(self.serial, kind, &message) {
+            return;
+        }
+        match &self.uncaptured {
+            Some((cb, ud)) => {
+                if let Some(f) = cb.get() {
+                    let handle = self.handle();
+                    // SAFETY: the application's callback, with a pointer to
+                    // its device handle valid for the call.
+                    unsafe { f(&handle, kind, boundary::out_str(&message), ud.u1(), ud.u2()) };
+                }
+            }
+            None => log::warn!(target: "wgpu_shim", "uncaptured {} error: {message}", error_type_name(kind)),
+        }
+    }
+
+    /// Returns the queue handle, the same one while the application holds it.
+    pub(crate) fn queue_handle(self: &Arc<Self>) -> *mut WGPUQueueImpl {
+        let mut slot = self.queue_handle.lock();
+        if !slot.0.is_null() {
+            // SAFETY: the slot holds a handle that is live or being freed;
+            // it is cleared under this lock before the block is freed.
+            if let Ok(h) = unsafe { Handle::<crate::queue::Queue>::get(slot.0) } {
+                if h.try_add_ref() {
+                    return slot.0;
+                }
+            }
+        }
+        let raw = Handle::into_raw(Arc::new(crate::queue::Queue::new(self.clone())));
+        slot.0 = raw;
+        raw
+    }
+
+    /// Forgets the queue handle (its last reference is going).
+    pub(crate) fn forget_queue_handle(&self, raw: *mut WGPUQueueImpl) {
+        let mut slot = self.queue_handle.lock();
+        if slot.0 == raw {
+            slot.0 = std::ptr::null_mut();
+        }
+    }
+}
+
+impl Drop for Device {
+    fn drop(&mut self) {
+        // The progress thread drops the wgpu-core queue and device when it
+        // exits (it may be the thread running this drop).
+        self.progress.shutdown();
+    }
+}
+
+fn error_type_name(kind: WGPUErrorType) -> &'static str {
+    match kind {
+        WGPUErrorType::Validation => "validation",
+        WGPUErrorType::OutOfMemory => "out-of-memory",
+        WGPUErrorType::Internal => "internal",
+        _ => "unknown",
+    }
+}
+
+/// Registers the device-lost event. Its callback reads the device handle
+/// when it runs.
+fn register_lost(
+    instance: &Arc<Instance>,
+    info: &WGPUDeviceLostCallbackInfo,
+    mode: Mode,
+    shared: &Arc<LostShared>,
+) -> (WGPUFuture, Completer<LostResult>) {
+    let cb = SendFn(info.callback);
+    let ud = UserData(info.userdata1, info.userdata2);
+    let shared = shared.clone();
+    instance.registry.register::<LostResult>(mode, Source::Cpu, move |out| {
+        let Some(f) = cb.get() else { return };
+        let (reason, message) = match out {
+            Outcome::Done(r) => r,
+            Outcome::Cancelled => (
+                WGPUDeviceLostReason::CallbackCancelled,
+                "the instance was released before the device-lost callback was delivered".into(),
+            ),
+        };
+        let handle = shared.handle.load(Ordering::Acquire);
+        // SAFETY: the application's callback, with a pointer to a device
+        // handle (or NULL) valid for the call.
+        unsafe { f(&handle, reason, boundary::out_str(&message), ud.u1(), ud.u2()) };
+    })
+}
+
+/// RequestDevice failed: the lost callback runs once, with
+/// `FailedCreation` and a NULL device.
+///
+/// # Safety
+/// The descriptor's chain is valid.
+pub(crate) unsafe fn lost_on_failed_creation(
+    instance: &Arc<Instance>,
+    desc: &WGPUDeviceDescriptor,
+    mode: Mode,
+    message: &str,
+) {
+    let shared = Arc::new(LostShared { handle: AtomicPtr::new(std::ptr::null_mut()) });
+    let (_, completer) = register_lost(instance, &desc.deviceLostCallbackInfo, mode, &shared);
+    completer.complete((WGPUDeviceLostReason::FailedCreation, message.to_string()));
+}
+
+/// Destroys the device: buffers are destroyed (pending maps abort), the
+/// lost callback reports `Destroyed`. Calling it again does nothing.
+///
+/// # Safety
+/// `device` is a live device.
+#[no_mangle]
+pub unsafe extern "C" fn wgpuDeviceDestroy(device: WGPUDevice) {
+    call("wgpuDeviceDestroy", (), || {
+        // SAFETY: the C caller passes a live handle.
+        unsafe { boundary::arg::<Device>(device, "device") }?.obj().destroy();
+        Ok(())
+    })
+}
+
+/// The device-lost future: the same one on every call.
+///
+/// # Safety
+/// `device` is a live device.
+#[no_mangle]
+pub unsafe extern "C" fn wgpuDeviceGetLostFuture(device: WGPUDevice) -> WGPUFuture {
+    call("wgpuDeviceGetLostFuture", WGPUFuture { id: 0 }, || {
+        // SAFETY: the C caller passes a live handle.
+        Ok(unsafe { boundary::arg::<Device>(device, "device") }?.obj().lost_future)
+    })
+}
+
+/// Writes the device's limits.
+///
+/// # Safety
+/// `device` is a live device; `limits` is NULL or writable with a valid chain.
+#[no_mangle]
+pub unsafe extern "C" fn wgpuDeviceGetLimits(device: WGPUDevice, limits: *mut WGPULimits) -> WGPUStatus {
+    call("wgpuDeviceGetLimits", WGPUStatus::Error, || {
+        // SAFETY: the C caller passes a live handle and NULL or a writable struct.
+        let (device, out) =
+            unsafe { (boundary::arg::<Device>(device, "device")?, boundary::out_arg(limits, "limits")?) };
+        crate::conv_device::write_limits(out, &device.obj().limits)?;
+        Ok(WGPUStatus::Success)
+    })
+}
+
+/// Writes the device's standard features; free with
+/// `wgpuSupportedFeaturesFreeMembers`.
+///
+/// # Safety
+/// `device` is a live device; `features` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn wgpuDeviceGetFeatures(device: WGPUDevice, features: *mut WGPUSupportedFeatures) {
+    call("wgpuDeviceGetFeatures", (), || {
+        // SAFETY: the C caller passes a live handle and NULL or a writable struct.
+        let (device, out) =
+            unsafe { (boundary::arg::<Device>(device, "device")?, boundary::out_arg(features, "features")?) };
+        crate::adapter::write_features(out, device.obj().features);
+        Ok(())
+    })
+}
+
+/// Whether the device has a standard feature enabled.
+///
+/// # Safety
+/// `device` is a live device.
+#[no_mangle]
+pub unsafe extern "C" fn wgpuDeviceHasFeature(device: WGPUDevice, feature: WGPUFeatureName) -> WGPUBool {
+    call("wgpuDeviceHasFeature", 0, || {
+        // SAFETY: the C caller passes a live handle.
+        let device = unsafe { boundary::arg::<Device>(device, "device") }?;
+        Ok(crate::conv_device::has_feature(device.obj().features, feature) as WGPUBool)
+    })
+}
+
+/// Writes the info of the adapter the device was made from.
+///
+/// # Safety
+/// `device` is a live device; `info` is NULL or writable with a valid chain.
+#[no_mangle]
+pub unsafe extern "C" fn wgpuDeviceGetAdapterInfo(device: WGPUDevice, info: *mut WGPUAdapterInfo) -> WGPUStatus {
+    call("wgpuDeviceGetAdapterInfo", WGPUStatus::Error, || {
+        // SAFETY: the C caller passes a live handle and NULL or a writable struct.
+        let (device, out) =
+            unsafe { (boundary::arg::<Device>(device, "device")?, boundary::out_arg(info, "info")?) };
+        crate::conv_device::write_adapter_info(out, &device.obj().adapter.info())?;
+        Ok(WGPUStatus::Success)
+    })
+}
+
+/// The device's queue (one more reference to the same handle while the
+/// application holds one).
+///
+/// # Safety
+/// `device` is a live device.
+#[no_mangle]
+pub unsafe extern "C" fn wgpuDeviceGetQueue(device: WGPUDevice) -> WGPUQueue {
+    call("wgpuDeviceGetQueue", std::ptr::null_mut(), || {
+        // SAFETY: the C caller passes a live handle.
+        Ok(unsafe { boundary::arg::<Device>(device, "device") }?.obj().queue_handle())
+    })
+}

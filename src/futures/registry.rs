@@ -1,0 +1,497 @@
+//! The registry of one instance's futures.
+//!
+//! Every asynchronous operation registers an event and gets back a
+//! `WGPUFuture` whose id is the event's slotmap key in FFI form. An event is
+//! `Pending` until its operation completes, `Ready` until some thread takes
+//! it to run its callback (`Delivering`), and is removed from the map once
+//! the callback has returned. A key whose slot has moved on is therefore a
+//! completed future; `issued` (the newest version handed out per slot)
+//! tells a completed id from one this registry never issued, so nothing is
+//! remembered about completed futures.
+//!
+//! Lock discipline: the registry lock is a leaf. It is never held while
+//! calling into wgpu-core or running a callback.
+
+use std::any::Any;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::thread::ThreadId;
+
+use parking_lot::{Condvar, Mutex, MutexGuard};
+use slotmap::{DefaultKey, Key as _, KeyData, SlotMap};
+
+use crate::abi::{WGPUCallbackMode, WGPUFuture};
+
+/// When a callback may run (the `WGPUCallbackMode`s).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Mode {
+    /// Only inside a `wgpuInstanceWaitAny` that lists the future.
+    WaitAnyOnly,
+    /// Also inside `wgpuInstanceProcessEvents`.
+    AllowProcessEvents,
+    /// Also on any thread, as soon as the operation completes.
+    AllowSpontaneous,
+}
+
+impl Mode {
+    /// The mode a C caller asked for; `None` for 0 and unknown values.
+    pub(crate) fn from_c(mode: WGPUCallbackMode) -> Option<Mode> {
+        match mode {
+            WGPUCallbackMode::WaitAnyOnly => Some(Mode::WaitAnyOnly),
+            WGPUCallbackMode::AllowProcessEvents => Some(Mode::AllowProcessEvents),
+            WGPUCallbackMode::AllowSpontaneous => Some(Mode::AllowSpontaneous),
+            _ => None,
+        }
+    }
+}
+
+/// What an event waits on, for the mixed-source rule of timed waits.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub(crate) enum Source {
+    /// CPU-timeline work (adapter and device requests, error scopes, …).
+    Cpu,
+    /// The queue of the device with this serial number.
+    Queue(u64),
+}
+
+/// What a callback is called with.
+pub(crate) enum Outcome<R> {
+    /// The operation finished with this result.
+    Done(R),
+    /// The instance was released first (`*_CallbackCancelled`).
+    Cancelled,
+}
+
+/// A type-erased event body: the callback and, once complete, its result.
+trait Body: Send {
+    /// Runs the callback with the stored result, or as cancelled.
+    fn run(self: Box<Self>, cancelled: bool);
+    fn as_any(&mut self) -> &mut dyn Any;
+}
+
+struct Op<R> {
+    result: Option<R>,
+    callback: Box<dyn FnOnce(Outcome<R>) + Send>,
+}
+
+impl<R: Send + 'static> Body for Op<R> {
+    fn run(self: Box<Self>, cancelled: bool) {
+        let Op { result, callback } = *self;
+        match result {
+            Some(result) if !cancelled => callback(Outcome::Done(result)),
+            other => {
+                // Owned objects in a result nobody will see are released
+                // before the application hears of the cancellation.
+                drop(other);
+                callback(Outcome::Cancelled)
+            }
+        }
+    }
+
+    fn as_any(&mut self) -> &mut dyn Any {
+        self
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum State {
+    Pending,
+    Ready,
+    Delivering(ThreadId),
+}
+
+pub(super) struct Event {
+    pub(super) seq: u64,
+    pub(super) mode: Mode,
+    pub(super) source: Source,
+    pub(super) state: State,
+    body: Option<Box<dyn Body>>,
+}
+
+/// What a future id refers to.
+pub(super) enum Lookup {
+    Live(DefaultKey),
+    Completed,
+    Unknown,
+}
+
+pub(super) struct Inner {
+    pub(super) events: SlotMap<DefaultKey, Event>,
+    /// Newest version issued per slot index.
+    issued: Vec<u32>,
+    next_seq: u64,
+    /// Set when the instance is released: nothing new is tracked.
+    closed: bool,
+    /// Ready events that ProcessEvents may deliver, by sequence number.
+    ready_process: BTreeMap<u64, DefaultKey>,
+    /// Ready spontaneous events, by sequence number.
+    ready_spontaneous: BTreeMap<u64, DefaultKey>,
+}
+
+/// One instance's futures.
+pub(crate) struct Registry {
+    pub(super) inner: Mutex<Inner>,
+    /// Signalled whenever an event becomes ready or a delivery finishes.
+    pub(super) changed: Condvar,
+}
+
+/// The right to complete one event, held by whoever will finish the
+/// operation. Dropping it without completing delivers `CallbackCancelled`
+/// rather than losing the callback.
+pub(crate) struct Completer<R: Send + 'static> {
+    registry: Arc<Registry>,
+    key: Option<DefaultKey>,
+    _result: std::marker::PhantomData<fn(R)>,
+}
+
+/// A taken event, to be delivered outside the lock.
+pub(super) struct Taken {
+    pub(super) seq: u64,
+    pub(super) key: DefaultKey,
+    body: Box<dyn Body>,
+}
+
+impl Registry {
+    pub(crate) fn new() -> Arc<Registry> {
+        Arc::new(Registry {
+            inner: Mutex::new(Inner {
+                events: SlotMap::new(),
+                issued: Vec::new(),
+                next_seq: 1,
+                closed: false,
+                ready_process: BTreeMap::new(),
+                ready_spontaneous: BTreeMap::new(),
+            }),
+            changed: Condvar::new(),
+        })
+    }
+
+    /// Registers an operation whose callback is `callback`. Returns its
+    /// future and the completer; after the instance was released the
+    /// callback runs at once as cancelled and the null future is returned.
+    pub(crate) fn register<R: Send + 'static>(
+        self: &Arc<Self>,
+        mode: Mode,
+        source: Source,
+        callback: impl FnOnce(Outcome<R>) + Send + 'static,
+    ) -> (WGPUFuture, Completer<R>) {
+        let body: Box<dyn Body> = Box::new(Op::<R> { result: None, callback: Box::new(callback) });
+        let mut inner = self.inner.lock();
+        if inner.closed {
+            drop(inner);
+            body.run(true);
+            return (WGPUFuture { id: 0 }, Completer { registry: self.clone(), key: None, _result: Default::default() });
+        }
+        let seq = inner.next_seq;
+        inner.next_seq += 1;
+        let key = inner.events.insert(Event { seq, mode, source, state: State::Pending, body: Some(body) });
+        let data = key.data();
+        let (idx, version) = split(data.as_ffi());
+        if inner.issued.len() <= idx as usize {
+            inner.issued.resize(idx as usize + 1, 0);
+        }
+        inner.issued[idx as usize] = version;
+        drop(inner);
+        (WGPUFuture { id: data.as_ffi() }, Completer { registry: self.clone(), key: Some(key), _result: Default::default() })
+    }
+
+    pub(super) fn lock(&self) -> MutexGuard<'_, Inner> {
+        self.inner.lock()
+    }
+
+    /// Marks the instance released and runs every callback not yet
+    /// delivered with `CallbackCancelled`, in future order, on this thread.
+    /// Events being delivered by another thread finish there.
+    pub(crate) fn close(&self) {
+        let mut inner = self.inner.lock();
+        inner.closed = true;
+        let mut taken: Vec<(u64, Box<dyn Body>)> = Vec::new();
+        let keys: Vec<DefaultKey> = inner
+            .events
+            .iter()
+            .filter(|(_, ev)| !matches!(ev.state, State::Delivering(_)))
+            .map(|(k, _)| k)
+            .collect();
+        for key in keys {
+            if let Some(mut ev) = inner.events.remove(key) {
+                if let Some(body) = ev.body.take() {
+                    taken.push((ev.seq, body));
+                }
+            }
+        }
+        inner.ready_process.clear();
+        inner.ready_spontaneous.clear();
+        drop(inner);
+        self.changed.notify_all();
+        taken.sort_by_key(|(seq, _)| *seq);
+        for (_, body) in taken {
+            run_guarded(body, true);
+        }
+    }
+
+    /// Delivers the ready `AllowSpontaneous` callbacks. Called with no lock
+    /// held.
+    pub(crate) fn deliver_spontaneous(&self) {
+        let taken = {
+            let mut inner = self.inner.lock();
+            let keys: Vec<DefaultKey> = inner.ready_spontaneous.values().copied().collect();
+            inner.take_for_delivery(&keys)
+        };
+        self.deliver(taken);
+    }
+
+    /// Delivers the ready `AllowProcessEvents` and `AllowSpontaneous`
+    /// callbacks (`wgpuInstanceProcessEvents`).
+    pub(crate) fn process_events(&self) {
+        let taken = {
+            let mut inner = self.inner.lock();
+            let keys: Vec<DefaultKey> = inner.ready_process.values().copied().collect();
+            inner.take_for_delivery(&keys)
+        };
+        self.deliver(taken);
+    }
+
+    /// Runs the taken callbacks in future order, then forgets their events
+    /// and wakes threads waiting for them.
+    pub(super) fn deliver(&self, mut taken: Vec<Taken>) {
+        if taken.is_empty() {
+            return;
+        }
+        taken.sort_by_key(|t| t.seq);
+        let keys: Vec<DefaultKey> = taken.iter().map(|t| t.key).collect();
+        for t in taken {
+            run_guarded(t.body, false);
+        }
+        let mut inner = self.inner.lock();
+        for key in keys {
+            inner.events.remove(key);
+        }
+        drop(inner);
+        self.changed.notify_all();
+    }
+
+    /// Whether the future `id` has completed (ready, being delivered, or
+    /// delivered). `None` for an id this registry never issued.
+    #[cfg(test)]
+    pub(crate) fn is_complete(&self, id: u64) -> Option<bool> {
+        let inner = self.inner.lock();
+        match inner.lookup(id) {
+            Lookup::Live(key) => Some(inner.events[key].state != State::Pending),
+            Lookup::Completed => Some(true),
+            Lookup::Unknown => None,
+        }
+    }
+}
+
+impl Inner {
+    pub(super) fn lookup(&self, id: u64) -> Lookup {
+        let (idx, version) = split(id);
+        // slotmap hands out odd versions only; 0 is the null future.
+        if id == 0 || version & 1 == 0 {
+            return Lookup::Unknown;
+        }
+        let key = DefaultKey::from(KeyData::from_ffi(id));
+        if self.events.contains_key(key) {
+            return Lookup::Live(key);
+        }
+        match self.issued.get(idx as usize) {
+            Some(&newest) if version <= newest => Lookup::Completed,
+            _ => Lookup::Unknown,
+        }
+    }
+
+    /// Moves ready events to `Delivering` by this thread and takes their
+    /// bodies. Keys that are not ready are skipped.
+    pub(super) fn take_for_delivery(&mut self, keys: &[DefaultKey]) -> Vec<Taken> {
+        let me = std::thread::current().id();
+        let mut taken = Vec::with_capacity(keys.len());
+        for &key in keys {
+            let Some(ev) = self.events.get_mut(key) else { continue };
+            if ev.state != State::Ready {
+                continue;
+            }
+            ev.state = State::Delivering(me);
+            let (seq, mode) = (ev.seq, ev.mode);
+            if let Some(body) = ev.body.take() {
+                taken.push(Taken { seq, key, body });
+            }
+            self.unlist_ready(seq, mode);
+        }
+        taken
+    }
+
+    fn unlist_ready(&mut self, seq: u64, mode: Mode) {
+        if mode != Mode::WaitAnyOnly {
+            self.ready_process.remove(&seq);
+        }
+        if mode == Mode::AllowSpontaneous {
+            self.ready_spontaneous.remove(&seq);
+        }
+    }
+}
+
+impl<R: Send + 'static> Completer<R> {
+    /// Completes the event with `result`: it becomes ready, waiting threads
+    /// wake, and a spontaneous callback is queued for this thread to run
+    /// once it is outside every lock. Does nothing after the instance was
+    /// released (the callback already ran as cancelled).
+    pub(crate) fn complete(mut self, result: R) {
+        self.finish(Some(result));
+    }
+
+    fn finish(&mut self, result: Option<R>) {
+        let Some(key) = self.key.take() else { return };
+        let mut inner = self.registry.inner.lock();
+        let Some(ev) = inner.events.get_mut(key) else {
+            drop(inner);
+            drop(result);
+            return;
+        };
+        if ev.state != State::Pending {
+            drop(inner);
+            drop(result);
+            return;
+        }
+        if let Some(op) = ev.body.as_mut().and_then(|b| b.as_any().downcast_mut::<Op<R>>()) {
+            op.result = result;
+        }
+        ev.state = State::Ready;
+        let (seq, mode) = (ev.seq, ev.mode);
+        if mode != Mode::WaitAnyOnly {
+            inner.ready_process.insert(seq, key);
+        }
+        if mode == Mode::AllowSpontaneous {
+            inner.ready_spontaneous.insert(seq, key);
+        }
+        drop(inner);
+        self.registry.changed.notify_all();
+        if mode == Mode::AllowSpontaneous {
+            super::note_spontaneous(&self.registry);
+        }
+    }
+}
+
+impl<R: Send + 'static> Drop for Completer<R> {
+    fn drop(&mut self) {
+        if self.key.is_some() {
+            log::debug!(target: "wgpu_shim", "an operation ended without a result; its callback gets CallbackCancelled");
+            self.finish(None);
+        }
+    }
+}
+
+/// Runs one callback, keeping a panic in our conversion code from skipping
+/// the bookkeeping that follows.
+fn run_guarded(body: Box<dyn Body>, cancelled: bool) {
+    if std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| body.run(cancelled))).is_err() {
+        log::error!(target: "wgpu_shim", "internal error while delivering a callback");
+    }
+}
+
+/// (slot index, version) of a future id.
+fn split(id: u64) -> (u32, u32) {
+    (id as u32, (id >> 32) as u32)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    fn counter() -> (Arc<AtomicUsize>, Arc<AtomicUsize>) {
+        (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)))
+    }
+
+    #[test]
+    fn ids_are_nonzero_unique_and_recognised_after_completion() {
+        let reg = Registry::new();
+        let mut ids = Vec::new();
+        for _ in 0..100 {
+            let (f, c) = reg.register::<u32>(Mode::AllowProcessEvents, Source::Cpu, |_| {});
+            assert_ne!(f.id, 0);
+            c.complete(1);
+            reg.process_events();
+            ids.push(f.id);
+        }
+        ids.sort_unstable();
+        ids.dedup();
+        assert_eq!(ids.len(), 100, "a reused slot gets a new version");
+        for id in ids {
+            assert_eq!(reg.is_complete(id), Some(true));
+        }
+        assert_eq!(reg.is_complete(0), None);
+        assert_eq!(reg.is_complete(0xffff_0000_0000_0001), None);
+        assert_eq!(reg.is_complete(12345 | (3 << 32)), None);
+    }
+
+    #[test]
+    fn process_events_skips_wait_any_only_and_runs_in_order() {
+        let reg = Registry::new();
+        let order = Arc::new(Mutex::new(Vec::new()));
+        let mut completers = Vec::new();
+        for i in 0..4u32 {
+            let mode = if i == 2 { Mode::WaitAnyOnly } else { Mode::AllowProcessEvents };
+            let o = order.clone();
+            let (_, c) = reg.register::<u32>(mode, Source::Cpu, move |out| {
+                if let Outcome::Done(v) = out {
+                    o.lock().push(v)
+                }
+            });
+            completers.push(c);
+        }
+        // Complete in reverse; delivery still follows registration order.
+        for (i, c) in completers.into_iter().enumerate().rev() {
+            c.complete(i as u32);
+        }
+        reg.process_events();
+        assert_eq!(*order.lock(), vec![0, 1, 3]);
+    }
+
+    #[test]
+    fn close_cancels_each_pending_callback_once() {
+        let reg = Registry::new();
+        let (done, cancelled) = counter();
+        let mut keep = Vec::new();
+        for i in 0..10 {
+            let (d, c) = (done.clone(), cancelled.clone());
+            let (_, completer) = reg.register::<()>(Mode::WaitAnyOnly, Source::Cpu, move |out| match out {
+                Outcome::Done(()) => d.fetch_add(1, Ordering::SeqCst),
+                Outcome::Cancelled => c.fetch_add(1, Ordering::SeqCst),
+            });
+            if i % 2 == 0 {
+                completer.complete(());
+            } else {
+                keep.push(completer);
+            }
+        }
+        reg.close();
+        assert_eq!(cancelled.load(Ordering::SeqCst), 10);
+        // Completing after close does nothing.
+        for c in keep {
+            c.complete(());
+        }
+        assert_eq!(done.load(Ordering::SeqCst), 0);
+        assert_eq!(cancelled.load(Ordering::SeqCst), 10);
+        // New registrations are cancelled at once.
+        let c2 = cancelled.clone();
+        let (f, _) = reg.register::<()>(Mode::WaitAnyOnly, Source::Cpu, move |_| {
+            c2.fetch_add(1, Ordering::SeqCst);
+        });
+        assert_eq!(f.id, 0);
+        assert_eq!(cancelled.load(Ordering::SeqCst), 11);
+    }
+
+    #[test]
+    fn dropped_completer_delivers_cancelled() {
+        let reg = Registry::new();
+        let (done, cancelled) = counter();
+        let (d, c) = (done.clone(), cancelled.clone());
+        let (_, completer) = reg.register::<u8>(Mode::AllowProcessEvents, Source::Cpu, move |out| match out {
+            Outcome::Done(_) => d.fetch_add(1, Ordering::SeqCst),
+            Outcome::Cancelled => c.fetch_add(1, Ordering::SeqCst),
+        });
+        drop(completer);
+        reg.process_events();
+        assert_eq!((done.load(Ordering::SeqCst), cancelled.load(Ordering::SeqCst)), (0, 1));
+    }
+}

@@ -1,0 +1,217 @@
+//! `wgpuInstanceWaitAny`: blocking on the registry's condition variable.
+//!
+//! A waiting thread never polls a device: the device progress threads make
+//! events ready and signal the condition variable, so a blocked wait costs
+//! no CPU and holds no lock that other API calls need.
+
+use std::collections::HashSet;
+use std::time::{Duration, Instant};
+
+use super::registry::{Lookup, Registry, State};
+use crate::abi::{WGPUFutureWaitInfo, WGPUWaitStatus};
+
+/// The instance's rules for timed waits.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct WaitRules {
+    /// `WGPUInstanceFeatureName_TimedWaitAny` was enabled.
+    pub(crate) timed: bool,
+    /// `timedWaitAnyMaxCount`.
+    pub(crate) max_count: usize,
+    /// Timed waits may mix futures of several sources.
+    pub(crate) mixed_sources: bool,
+}
+
+impl Registry {
+    /// Waits until at least one of `infos` is complete, delivers the
+    /// callbacks of those that just completed (in future order, with no lock
+    /// held), and marks every complete one. `Err` carries the reason for a
+    /// `WGPUWaitStatus_Error`.
+    pub(crate) fn wait_any(
+        &self,
+        infos: &mut [WGPUFutureWaitInfo],
+        timeout_ns: u64,
+        rules: &WaitRules,
+    ) -> Result<WGPUWaitStatus, String> {
+        if infos.is_empty() {
+            return Ok(WGPUWaitStatus::Success);
+        }
+        let timed = timeout_ns > 0;
+        if timed && !rules.timed {
+            return Err("a wait with a timeout needs the TimedWaitAny instance feature".into());
+        }
+        if timed && infos.len() > rules.max_count {
+            return Err(format!(
+                "a timed wait on {} futures exceeds timedWaitAnyMaxCount ({})",
+                infos.len(),
+                rules.max_count
+            ));
+        }
+        let deadline = if timeout_ns == u64::MAX {
+            None
+        } else {
+            Instant::now().checked_add(Duration::from_nanos(timeout_ns))
+        };
+        let me = std::thread::current().id();
+
+        let mut inner = self.lock();
+        let mut sources = HashSet::new();
+        for info in infos.iter() {
+            match inner.lookup(info.future.id) {
+                Lookup::Unknown => {
+                    return Err(format!(
+                        "future {:#x} is not a future of this instance",
+                        info.future.id
+                    ))
+                }
+                Lookup::Live(key) => {
+                    sources.insert(inner.events[key].source);
+                }
+                Lookup::Completed => {}
+            }
+        }
+        if timed && !rules.mixed_sources && sources.len() > 1 {
+            return Err(
+                "a timed wait may list futures of one source only (one queue, or the CPU timeline)"
+                    .into(),
+            );
+        }
+
+        let mut expired = false;
+        loop {
+            let mut any_complete = false;
+            let mut others_delivering = false;
+            let mut mine = Vec::new();
+            for info in infos.iter_mut() {
+                match inner.lookup(info.future.id) {
+                    Lookup::Completed | Lookup::Unknown => {
+                        info.completed = 1;
+                        any_complete = true;
+                    }
+                    Lookup::Live(key) => match inner.events[key].state {
+                        State::Pending => {}
+                        State::Ready => mine.push(key),
+                        // A callback of this thread's, further up the stack:
+                        // the future is complete.
+                        State::Delivering(thread) if thread == me => {
+                            info.completed = 1;
+                            any_complete = true;
+                        }
+                        State::Delivering(_) => others_delivering = true,
+                    },
+                }
+            }
+            if !mine.is_empty() {
+                let taken = inner.take_for_delivery(&mine);
+                drop(inner);
+                // `completed` is set before any callback runs.
+                for info in infos.iter_mut() {
+                    if taken.iter().any(|t| t.key.data().as_ffi() == info.future.id) {
+                        info.completed = 1;
+                    }
+                }
+                self.deliver(taken);
+                inner = self.lock();
+                continue;
+            }
+            if others_delivering {
+                // Complete, but its callback is running on another thread:
+                // return only once it has finished.
+                self.changed.wait(&mut inner);
+                continue;
+            }
+            if any_complete {
+                return Ok(WGPUWaitStatus::Success);
+            }
+            if timeout_ns == 0 || expired {
+                return Ok(WGPUWaitStatus::TimedOut);
+            }
+            match deadline {
+                None => self.changed.wait(&mut inner),
+                Some(deadline) => {
+                    // One more scan after the deadline, then give up.
+                    expired = self.changed.wait_until(&mut inner, deadline).timed_out();
+                }
+            }
+        }
+    }
+}
+
+use slotmap::Key as _;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::abi::WGPUFuture;
+    use crate::futures::{Mode, Outcome, Source};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+
+    const RULES: WaitRules = WaitRules { timed: true, max_count: 4, mixed_sources: false };
+
+    fn info(f: WGPUFuture) -> WGPUFutureWaitInfo {
+        WGPUFutureWaitInfo { future: f, completed: 0 }
+    }
+
+    #[test]
+    fn wait_delivers_listed_only_and_once() {
+        let reg = Registry::new();
+        let runs = Arc::new(AtomicUsize::new(0));
+        let (r1, r2) = (runs.clone(), runs.clone());
+        let (f1, c1) = reg.register::<()>(Mode::WaitAnyOnly, Source::Cpu, move |_| {
+            r1.fetch_add(1, Ordering::SeqCst);
+        });
+        let (f2, c2) = reg.register::<()>(Mode::WaitAnyOnly, Source::Cpu, move |_| {
+            r2.fetch_add(10, Ordering::SeqCst);
+        });
+        let mut list = [info(f1)];
+        assert_eq!(reg.wait_any(&mut list, 0, &RULES), Ok(WGPUWaitStatus::TimedOut));
+        assert_eq!(list[0].completed, 0);
+        c1.complete(());
+        c2.complete(());
+        assert_eq!(reg.wait_any(&mut list, 0, &RULES), Ok(WGPUWaitStatus::Success));
+        assert_eq!((list[0].completed, runs.load(Ordering::SeqCst)), (1, 1));
+        // Waiting again: success, no second call.
+        let mut again = [info(f1)];
+        assert_eq!(reg.wait_any(&mut again, 1_000, &RULES), Ok(WGPUWaitStatus::Success));
+        assert_eq!((again[0].completed, runs.load(Ordering::SeqCst)), (1, 1));
+        let mut second = [info(f2)];
+        assert_eq!(reg.wait_any(&mut second, u64::MAX, &RULES), Ok(WGPUWaitStatus::Success));
+        assert_eq!(runs.load(Ordering::SeqCst), 11);
+    }
+
+    #[test]
+    fn timed_wait_rules() {
+        let reg = Registry::new();
+        let (f, _c) = reg.register::<()>(Mode::WaitAnyOnly, Source::Queue(1), |_| {});
+        let (g, _d) = reg.register::<()>(Mode::WaitAnyOnly, Source::Cpu, |_| {});
+        let untimed = WaitRules { timed: false, ..RULES };
+        assert!(reg.wait_any(&mut [info(f)], 5, &untimed).is_err());
+        assert!(reg.wait_any(&mut [info(f), info(g)], 5, &RULES).is_err(), "mixed sources");
+        assert_eq!(reg.wait_any(&mut [info(f), info(g)], 0, &RULES), Ok(WGPUWaitStatus::TimedOut));
+        assert!(reg.wait_any(&mut [info(f); 5], 5, &RULES).is_err(), "over the count");
+        assert!(reg.wait_any(&mut [info(WGPUFuture { id: 0 })], 0, &RULES).is_err());
+        let start = Instant::now();
+        assert_eq!(reg.wait_any(&mut [info(f)], 20_000_000, &RULES), Ok(WGPUWaitStatus::TimedOut));
+        assert!(start.elapsed() >= Duration::from_millis(20));
+        assert_eq!(reg.wait_any(&mut [], u64::MAX, &RULES), Ok(WGPUWaitStatus::Success));
+    }
+
+    #[test]
+    fn blocked_wait_wakes_on_completion_from_another_thread() {
+        let reg = Registry::new();
+        let got = Arc::new(AtomicUsize::new(0));
+        let g = got.clone();
+        let (f, c) = reg.register::<u32>(Mode::WaitAnyOnly, Source::Queue(7), move |out| {
+            if let Outcome::Done(v) = out {
+                g.store(v as usize, Ordering::SeqCst);
+            }
+        });
+        let t = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(30));
+            c.complete(42);
+        });
+        assert_eq!(reg.wait_any(&mut [info(f)], u64::MAX, &RULES), Ok(WGPUWaitStatus::Success));
+        assert_eq!(got.load(Ordering::SeqCst), 42);
+        t.join().unwrap();
+    }
+}

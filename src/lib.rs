@@ -1,0 +1,34 @@
+//! wgpu-shim: the standard `webgpu.h` C API on wgpu-core, with exact futures.
+//!
+//! One module per C object; the C boundary policy lives in [`boundary`] and
+//! [`handle`]; futures and callback delivery live in [`futures`] and
+//! [`progress`]. `docs/ARCHITECTURE.md` describes the design.
+
+pub mod abi;
+
+mod adapter;
+mod array;
+mod bind_group;
+mod bind_group_layout;
+mod boundary;
+mod buffer;
+mod callback;
+mod chain;
+mod command_buffer;
+mod command_encoder;
+mod compute_pass;
+mod compute_pipeline;
+mod conv;
+mod conv_device;
+mod device;
+mod error_scope;
+mod ext;
+mod futures;
+mod handle;
+mod instance;
+mod log;
+mod pipeline_layout;
+mod procs;
+mod progress;
+mod queue;
+mod shader_module;

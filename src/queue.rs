@@ -1,0 +1,163 @@
+//! `WGPUQueue`: submission, buffer writes, work-done futures.
+
+use std::sync::Arc;
+
+use parking_lot::Mutex;
+
+use crate::abi::*;
+use crate::boundary::{self, call, refcounted, set_label};
+use crate::buffer::Buffer;
+use crate::callback::{SendFn, UserData};
+use crate::command_buffer::CommandBuffer;
+use crate::device::Device;
+use crate::futures::{Outcome, Source};
+use crate::handle::Object;
+
+/// A `WGPUQueue`. The wgpu-core queue belongs to the device.
+pub(crate) struct Queue {
+    pub(crate) device: Arc<Device>,
+    pub(crate) label: Mutex<String>,
+}
+
+impl Queue {
+    pub(crate) fn new(device: Arc<Device>) -> Queue {
+        Queue { device, label: Mutex::new(String::new()) }
+    }
+}
+
+impl Object for Queue {
+    type Raw = WGPUQueueImpl;
+    const NAME: &'static str = "WGPUQueue";
+
+    fn last_release(this: &Arc<Self>, handle: *mut WGPUQueueImpl) {
+        this.device.forget_queue_handle(handle);
+    }
+}
+
+refcounted!(Queue, WGPUQueue, wgpuQueueAddRef, wgpuQueueRelease);
+set_label!(Queue, WGPUQueue, wgpuQueueSetLabel);
+
+/// Submits command buffers, in order. A command buffer can be submitted
+/// once; a second submission is a validation error.
+///
+/// # Safety
+/// `queue` is a live queue; `commands` points at `command_count` live
+/// command buffers (NULL when the count is 0).
+#[no_mangle]
+pub unsafe extern "C" fn wgpuQueueSubmit(queue: WGPUQueue, command_count: usize, commands: *const WGPUCommandBuffer) {
+    call("wgpuQueueSubmit", (), || {
+        // SAFETY: the C caller passes a live handle and a valid array.
+        let (queue, list) = unsafe {
+            (boundary::arg::<Queue>(queue, "queue")?.obj(), boundary::slice_arg(commands, command_count, "commands")?)
+        };
+        let device = &queue.device;
+        let mut ids = Vec::with_capacity(list.len());
+        let mut problem = None;
+        for (i, &raw) in list.iter().enumerate() {
+            // SAFETY: each element is a live command buffer (caller).
+            let cb = unsafe { boundary::arg::<CommandBuffer>(raw, "commands[i]") }?;
+            match cb.obj().take_id() {
+                Some(id) => ids.push(id),
+                None => {
+                    problem.get_or_insert(format!("Submit: commands[{i}] was already submitted or is invalid"));
+                }
+            }
+        }
+        if let Some(why) = problem {
+            // Nothing is submitted when one command buffer is bad; the ids
+            // taken are dropped.
+            for id in ids {
+                device.global().command_buffer_drop(id);
+            }
+            device.report_validation(why);
+            return Ok(());
+        }
+        let result = device.global().queue_submit(device.queue_id, &ids);
+        for id in ids {
+            device.global().command_buffer_drop(id);
+        }
+        if let Err((_, err)) = result {
+            device.report(err);
+        }
+        device.progress.nudge();
+        Ok(())
+    })
+}
+
+/// Writes `size` bytes from `data` into `buffer` at `offset`, in queue order.
+///
+/// # Safety
+/// `queue` and `buffer` are live; `data` points at `size` readable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn wgpuQueueWriteBuffer(
+    queue: WGPUQueue,
+    buffer: WGPUBuffer,
+    buffer_offset: u64,
+    data: *const std::ffi::c_void,
+    size: usize,
+) {
+    call("wgpuQueueWriteBuffer", (), || {
+        // SAFETY: the C caller passes live handles and `size` readable bytes.
+        let (queue, buffer, bytes) = unsafe {
+            (
+                boundary::arg::<Queue>(queue, "queue")?.obj(),
+                boundary::arg::<Buffer>(buffer, "buffer")?.obj(),
+                boundary::slice_arg(data.cast::<u8>(), size, "data")?,
+            )
+        };
+        let device = &queue.device;
+        if let Err(err) = device.global().queue_write_buffer(device.queue_id, buffer.id, buffer_offset, bytes) {
+            device.report(err);
+        }
+        Ok(())
+    })
+}
+
+/// A future that completes when all work submitted so far has finished.
+/// Callbacks come in call order; maps requested earlier come first.
+///
+/// # Safety
+/// `queue` is a live queue; the callback info's chain is valid.
+#[no_mangle]
+pub unsafe extern "C" fn wgpuQueueOnSubmittedWorkDone(
+    queue: WGPUQueue,
+    callback_info: WGPUQueueWorkDoneCallbackInfo,
+) -> WGPUFuture {
+    call("wgpuQueueOnSubmittedWorkDone", WGPUFuture { id: 0 }, || {
+        // SAFETY: the C caller passes a live handle and a valid chain.
+        let (queue, mode) = unsafe {
+            (
+                boundary::arg::<Queue>(queue, "queue")?.obj().clone(),
+                crate::callback::mode(callback_info.mode, callback_info.nextInChain, "WGPUQueueWorkDoneCallbackInfo")?,
+            )
+        };
+        let device = queue.device.clone();
+        let cb = SendFn(callback_info.callback);
+        let ud = UserData(callback_info.userdata1, callback_info.userdata2);
+        let (future, completer) =
+            device.instance.registry.register::<()>(mode, Source::Queue(device.serial), move |out| {
+                let Some(f) = cb.get() else { return };
+                let (status, message) = match out {
+                    Outcome::Done(()) => (WGPUQueueWorkDoneStatus::Success, ""),
+                    Outcome::Cancelled => (
+                        WGPUQueueWorkDoneStatus::CallbackCancelled,
+                        "the instance was released before the work-done callback was delivered",
+                    ),
+                };
+                // SAFETY: the application's callback with its userdata.
+                unsafe { f(status, boundary::out_str(message), ud.u1(), ud.u2()) };
+            });
+        device.progress.begin_op();
+        let progress = device.progress.clone();
+        device.global().queue_on_submitted_work_done(
+            device.queue_id,
+            Box::new(move || {
+                progress.end_op();
+                completer.complete(());
+            }),
+        );
+        // With nothing in flight it is done at the next poll.
+        device.progress.nudge();
+        Ok(future)
+    })
+}
