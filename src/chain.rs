@@ -75,15 +75,19 @@ mod tests {
 
     #[test]
     fn duplicates_and_unknown_types_are_rejected() {
-        let mut b = WGPUChainedStruct { next: std::ptr::null_mut(), sType: WGPUSType::ShaderSourceWGSL };
-        let a = WGPUChainedStruct { next: &mut b, sType: WGPUSType::ShaderSourceSPIRV };
+        let mut links = [
+            WGPUChainedStruct { next: std::ptr::null_mut(), sType: WGPUSType::ShaderSourceSPIRV },
+            WGPUChainedStruct { next: std::ptr::null_mut(), sType: WGPUSType::ShaderSourceWGSL },
+        ];
+        let base = links.as_mut_ptr();
         let both = [WGPUSType::ShaderSourceWGSL, WGPUSType::ShaderSourceSPIRV];
-        // SAFETY: the links are live locals.
+        // SAFETY: every link points into `links`, which outlives the walks.
         unsafe {
-            assert!(Chain::walk(&a, "X", &both).is_ok());
-            assert!(Chain::walk(&a, "X", &both[..1]).is_err());
-            b.next = &a as *const _ as *mut _; // a cycle: a → b → a
-            assert!(Chain::walk(&a, "X", &both).is_err());
+            (*base).next = base.add(1);
+            assert!(Chain::walk(base, "X", &both).is_ok());
+            assert!(Chain::walk(base, "X", &both[..1]).is_err());
+            (*base.add(1)).next = base; // a cycle: 0 → 1 → 0
+            assert!(Chain::walk(base, "X", &both).is_err());
             assert!(expect_none(std::ptr::null(), "X").is_ok());
         }
     }

@@ -1,7 +1,9 @@
 //! The registry of one instance's futures.
 //!
 //! Every asynchronous operation registers an event and gets back a
-//! `WGPUFuture` whose id is the event's slotmap key in FFI form. An event is
+//! `WGPUFuture` whose id is the event's slotmap key in FFI form, with the
+//! registry's tag in bits 24..32 of the slot index (so a future of another
+//! instance is recognised as foreign, up to 255 live instances). An event is
 //! `Pending` until its operation completes, `Ready` until some thread takes
 //! it to run its callback (`Delivering`), and is removed from the map once
 //! the callback has returned. A key whose slot has moved on is therefore a
@@ -116,6 +118,8 @@ pub(super) enum Lookup {
 }
 
 pub(super) struct Inner {
+    /// This registry's tag, in bits 24..32 of every id it issues.
+    tag: u32,
     pub(super) events: SlotMap<DefaultKey, Event>,
     /// Newest version issued per slot index.
     issued: Vec<u32>,
@@ -153,8 +157,11 @@ pub(super) struct Taken {
 
 impl Registry {
     pub(crate) fn new() -> Arc<Registry> {
+        static NEXT_TAG: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+        let tag = NEXT_TAG.fetch_add(1, std::sync::atomic::Ordering::Relaxed) % 255 + 1;
         Arc::new(Registry {
             inner: Mutex::new(Inner {
+                tag,
                 events: SlotMap::new(),
                 issued: Vec::new(),
                 next_seq: 1,
@@ -185,14 +192,24 @@ impl Registry {
         let seq = inner.next_seq;
         inner.next_seq += 1;
         let key = inner.events.insert(Event { seq, mode, source, state: State::Pending, body: Some(body) });
-        let data = key.data();
-        let (idx, version) = split(data.as_ffi());
+        let (idx, version) = split(key.data().as_ffi());
+        if idx > SLOT_MASK {
+            // 16 million futures pending at once: refuse the 16,777,217th.
+            let ev = inner.events.remove(key);
+            drop(inner);
+            log::error!(target: "wgpu_shim", "too many futures pending at once; the operation's callback gets CallbackCancelled");
+            if let Some(body) = ev.and_then(|mut e| e.body.take()) {
+                body.run(true);
+            }
+            return (WGPUFuture { id: 0 }, Completer { registry: self.clone(), key: None, _result: Default::default() });
+        }
         if inner.issued.len() <= idx as usize {
             inner.issued.resize(idx as usize + 1, 0);
         }
         inner.issued[idx as usize] = version;
+        let id = (u64::from(version) << 32) | u64::from(inner.tag << 24) | u64::from(idx);
         drop(inner);
-        (WGPUFuture { id: data.as_ffi() }, Completer { registry: self.clone(), key: Some(key), _result: Default::default() })
+        (WGPUFuture { id }, Completer { registry: self.clone(), key: Some(key), _result: Default::default() })
     }
 
     pub(super) fn lock(&self) -> MutexGuard<'_, Inner> {
@@ -285,12 +302,13 @@ impl Registry {
 
 impl Inner {
     pub(super) fn lookup(&self, id: u64) -> Lookup {
-        let (idx, version) = split(id);
+        let (slot, version) = split(id);
+        let idx = slot & SLOT_MASK;
         // slotmap hands out odd versions only; 0 is the null future.
-        if id == 0 || version & 1 == 0 {
+        if id == 0 || version & 1 == 0 || slot >> 24 != self.tag {
             return Lookup::Unknown;
         }
-        let key = DefaultKey::from(KeyData::from_ffi(id));
+        let key = DefaultKey::from(KeyData::from_ffi((u64::from(version) << 32) | u64::from(idx)));
         if self.events.contains_key(key) {
             return Lookup::Live(key);
         }
@@ -388,7 +406,10 @@ fn run_guarded(body: Box<dyn Body>, cancelled: bool) {
     }
 }
 
-/// (slot index, version) of a future id.
+/// The bits of a future id's low half that hold the slot index.
+const SLOT_MASK: u32 = (1 << 24) - 1;
+
+/// (slot index with tag, version) of a future id.
 fn split(id: u64) -> (u32, u32) {
     (id as u32, (id >> 32) as u32)
 }
@@ -422,6 +443,12 @@ mod tests {
         assert_eq!(reg.is_complete(0), None);
         assert_eq!(reg.is_complete(0xffff_0000_0000_0001), None);
         assert_eq!(reg.is_complete(12345 | (3 << 32)), None);
+        // Another registry's ids are foreign, even in a slot this one used.
+        let other = Registry::new();
+        let (f, c) = other.register::<u32>(Mode::WaitAnyOnly, Source::Cpu, |_| {});
+        assert_eq!(reg.is_complete(f.id), None);
+        assert_eq!(other.is_complete(f.id), Some(false));
+        c.complete(0);
     }
 
     #[test]
@@ -455,8 +482,12 @@ mod tests {
         for i in 0..10 {
             let (d, c) = (done.clone(), cancelled.clone());
             let (_, completer) = reg.register::<()>(Mode::WaitAnyOnly, Source::Cpu, move |out| match out {
-                Outcome::Done(()) => d.fetch_add(1, Ordering::SeqCst),
-                Outcome::Cancelled => c.fetch_add(1, Ordering::SeqCst),
+                Outcome::Done(()) => {
+                    d.fetch_add(1, Ordering::SeqCst);
+                }
+                Outcome::Cancelled => {
+                    c.fetch_add(1, Ordering::SeqCst);
+                }
             });
             if i % 2 == 0 {
                 completer.complete(());
@@ -487,8 +518,12 @@ mod tests {
         let (done, cancelled) = counter();
         let (d, c) = (done.clone(), cancelled.clone());
         let (_, completer) = reg.register::<u8>(Mode::AllowProcessEvents, Source::Cpu, move |out| match out {
-            Outcome::Done(_) => d.fetch_add(1, Ordering::SeqCst),
-            Outcome::Cancelled => c.fetch_add(1, Ordering::SeqCst),
+            Outcome::Done(_) => {
+                d.fetch_add(1, Ordering::SeqCst);
+            }
+            Outcome::Cancelled => {
+                c.fetch_add(1, Ordering::SeqCst);
+            }
         });
         drop(completer);
         reg.process_events();

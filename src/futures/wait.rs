@@ -81,7 +81,7 @@ impl Registry {
             let mut any_complete = false;
             let mut others_delivering = false;
             let mut mine = Vec::new();
-            for info in infos.iter_mut() {
+            for (i, info) in infos.iter_mut().enumerate() {
                 match inner.lookup(info.future.id) {
                     Lookup::Completed | Lookup::Unknown => {
                         info.completed = 1;
@@ -89,7 +89,7 @@ impl Registry {
                     }
                     Lookup::Live(key) => match inner.events[key].state {
                         State::Pending => {}
-                        State::Ready => mine.push(key),
+                        State::Ready => mine.push((i, key)),
                         // A callback of this thread's, further up the stack:
                         // the future is complete.
                         State::Delivering(thread) if thread == me => {
@@ -101,12 +101,13 @@ impl Registry {
                 }
             }
             if !mine.is_empty() {
-                let taken = inner.take_for_delivery(&mine);
+                let keys: Vec<_> = mine.iter().map(|&(_, k)| k).collect();
+                let taken = inner.take_for_delivery(&keys);
                 drop(inner);
                 // `completed` is set before any callback runs.
-                for info in infos.iter_mut() {
-                    if taken.iter().any(|t| t.key.data().as_ffi() == info.future.id) {
-                        info.completed = 1;
+                for &(i, key) in &mine {
+                    if taken.iter().any(|t| t.key == key) {
+                        infos[i].completed = 1;
                     }
                 }
                 self.deliver(taken);
@@ -136,7 +137,6 @@ impl Registry {
     }
 }
 
-use slotmap::Key as _;
 
 #[cfg(test)]
 mod tests {
