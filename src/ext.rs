@@ -25,3 +25,18 @@ pub unsafe extern "C" fn wgpuBufferMapAsync2(
         unsafe { crate::buffer::map_async(buffer, mode, offset, size, callback_info) }
     })
 }
+
+#[cfg(test)]
+mod tests {
+    /// The committed header is what build.rs generates from this file
+    /// (`WGPU_SHIM_UPDATE_HEADERS=1 cargo build` rewrites it).
+    #[test]
+    fn committed_header_is_current() {
+        let generated = include_str!(concat!(env!("OUT_DIR"), "/wgpu_shim.h"));
+        let committed = include_str!("../include/webgpu/wgpu_shim.h");
+        assert!(
+            generated == committed,
+            "include/webgpu/wgpu_shim.h is stale: run `WGPU_SHIM_UPDATE_HEADERS=1 cargo build --release`"
+        );
+    }
+}
