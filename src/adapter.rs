@@ -7,7 +7,7 @@ use std::sync::Arc;
 use wgpu_core::id::AdapterId;
 
 use crate::abi::*;
-use crate::boundary::{self, call, reject, refcounted, ApiResult};
+use crate::boundary::{self, call, refcounted, reject, ApiResult};
 use crate::callback::{SendFn, UserData};
 use crate::device::Device;
 use crate::futures::{Outcome, Source};
@@ -46,8 +46,7 @@ pub(crate) fn request(
     let mut fallback = false;
     if let Some(o) = options {
         // SAFETY: the chain is valid (the caller of the export promises it).
-        unsafe { crate::chain::expect_none(o.nextInChain, "WGPURequestAdapterOptions") }
-            .map_err(|r| invalid(r.0))?;
+        unsafe { crate::chain::expect_none(o.nextInChain, "WGPURequestAdapterOptions") }.map_err(|r| invalid(r.0))?;
         if !o.compatibleSurface.is_null() {
             return Err(invalid("compatibleSurface: surfaces are not supported by this implementation yet".into()));
         }
@@ -114,9 +113,8 @@ impl Adapter {
 pub unsafe extern "C" fn wgpuAdapterGetFeatures(adapter: WGPUAdapter, features: *mut WGPUSupportedFeatures) {
     call("wgpuAdapterGetFeatures", (), || {
         // SAFETY: the C caller passes a live handle and NULL or a writable struct.
-        let (adapter, out) = unsafe {
-            (boundary::arg::<Adapter>(adapter, "adapter")?, boundary::out_arg(features, "features")?)
-        };
+        let (adapter, out) =
+            unsafe { (boundary::arg::<Adapter>(adapter, "adapter")?, boundary::out_arg(features, "features")?) };
         write_features(out, adapter.obj().features());
         Ok(())
     })

@@ -72,10 +72,7 @@ pub(crate) unsafe fn arg<'a, T: Object>(raw: *mut T::Raw, param: &str) -> ApiRes
 ///
 /// # Safety
 /// As [`arg`].
-pub(crate) unsafe fn opt_arg<'a, T: Object>(
-    raw: *mut T::Raw,
-    param: &str,
-) -> ApiResult<Option<&'a Handle<T>>> {
+pub(crate) unsafe fn opt_arg<'a, T: Object>(raw: *mut T::Raw, param: &str) -> ApiResult<Option<&'a Handle<T>>> {
     if raw.is_null() {
         return Ok(None);
     }

@@ -52,11 +52,7 @@ impl<F: Copy> SendFn<F> {
 ///
 /// # Safety
 /// `next` is NULL or a valid chain.
-pub(crate) unsafe fn mode(
-    mode: WGPUCallbackMode,
-    next: *mut WGPUChainedStruct,
-    what: &str,
-) -> ApiResult<Mode> {
+pub(crate) unsafe fn mode(mode: WGPUCallbackMode, next: *mut WGPUChainedStruct, what: &str) -> ApiResult<Mode> {
     // SAFETY: forwarded from the caller.
     unsafe { crate::chain::expect_none(next, what) }?;
     Mode::from_c(mode).ok_or_else(|| {

@@ -37,8 +37,7 @@ pub(crate) fn feature_names(features: wgt::Features) -> Vec<WGPUFeatureName> {
 
 /// Whether `features` provides the standard feature `name`.
 pub(crate) fn has_feature(features: wgt::Features, name: WGPUFeatureName) -> bool {
-    name == WGPUFeatureName::CoreFeaturesAndLimits
-        || FEATURES.iter().any(|(n, f)| *n == name && features.contains(*f))
+    name == WGPUFeatureName::CoreFeaturesAndLimits || FEATURES.iter().any(|(n, f)| *n == name && features.contains(*f))
 }
 
 /// The wgpu features for a list of required standard features; `Err` names
@@ -201,7 +200,7 @@ pub(crate) fn write_adapter_info(out: &mut WGPUAdapterInfo, info: &wgt::AdapterI
     out.vendor = owned_str(&vendor_name(info.vendor));
     out.architecture = owned_str("");
     out.device = owned_str(&info.name);
-    out.description = owned_str(&format!("{} {}", info.driver, info.driver_info).trim().to_string());
+    out.description = owned_str(format!("{} {}", info.driver, info.driver_info).trim());
     out.backendType = match info.backend {
         wgt::Backend::Vulkan => WGPUBackendType::Vulkan,
         wgt::Backend::Metal => WGPUBackendType::Metal,

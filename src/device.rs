@@ -119,9 +119,7 @@ impl Device {
             }),
         );
         let cb = &desc.uncapturedErrorCallbackInfo;
-        let uncaptured = cb
-            .callback
-            .map(|f| (SendFn(Some(f)), UserData(cb.userdata1, cb.userdata2)));
+        let uncaptured = cb.callback.map(|f| (SendFn(Some(f)), UserData(cb.userdata1, cb.userdata2)));
         let device = Arc::new(Device {
             instance,
             adapter: adapter.clone(),
@@ -417,8 +415,7 @@ pub unsafe extern "C" fn wgpuDeviceHasFeature(device: WGPUDevice, feature: WGPUF
 pub unsafe extern "C" fn wgpuDeviceGetAdapterInfo(device: WGPUDevice, info: *mut WGPUAdapterInfo) -> WGPUStatus {
     call("wgpuDeviceGetAdapterInfo", WGPUStatus::Error, || {
         // SAFETY: the C caller passes a live handle and NULL or a writable struct.
-        let (device, out) =
-            unsafe { (boundary::arg::<Device>(device, "device")?, boundary::out_arg(info, "info")?) };
+        let (device, out) = unsafe { (boundary::arg::<Device>(device, "device")?, boundary::out_arg(info, "info")?) };
         crate::conv_device::write_adapter_info(out, &device.obj().adapter.info())?;
         Ok(WGPUStatus::Success)
     })

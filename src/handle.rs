@@ -56,11 +56,7 @@ impl<T: Object> Handle<T> {
 
     /// Wraps `obj` in a new handle that the application owns one reference of.
     pub(crate) fn into_raw(obj: Arc<T>) -> *mut T::Raw {
-        let block = Box::new(Handle {
-            tag: AtomicU64::new(Self::TAG),
-            refs: AtomicUsize::new(1),
-            obj,
-        });
+        let block = Box::new(Handle { tag: AtomicU64::new(Self::TAG), refs: AtomicUsize::new(1), obj });
         Box::into_raw(block).cast()
     }
 
@@ -101,11 +97,7 @@ impl<T: Object> Handle<T> {
     /// (a handle being freed on another thread). Used by objects that hand
     /// out the same handle again (`wgpuDeviceGetQueue`).
     pub(crate) fn try_add_ref(&self) -> bool {
-        self.refs
-            .fetch_update(Ordering::Acquire, Ordering::Relaxed, |n| {
-                (n > 0).then_some(n + 1)
-            })
-            .is_ok()
+        self.refs.fetch_update(Ordering::Acquire, Ordering::Relaxed, |n| (n > 0).then_some(n + 1)).is_ok()
     }
 
     /// Drops one application reference; the last one runs

@@ -10,7 +10,7 @@ use wgpu_core::naga::front::wgsl::ImplementedLanguageExtension;
 
 use crate::abi::*;
 use crate::adapter::Adapter;
-use crate::boundary::{self, call, reject, refcounted};
+use crate::boundary::{self, call, refcounted, reject};
 use crate::callback::{SendFn, UserData};
 use crate::futures::{Outcome, Registry, Source, WaitRules};
 use crate::handle::{Handle, Object};
@@ -76,9 +76,8 @@ pub unsafe extern "C" fn wgpuCreateInstance(descriptor: *const WGPUInstanceDescr
             // SAFETY: the descriptor's pointers are valid (caller).
             unsafe { crate::chain::expect_none(desc.nextInChain, "WGPUInstanceDescriptor") }?;
             // SAFETY: as above.
-            let features = unsafe {
-                boundary::slice_arg(desc.requiredFeatures, desc.requiredFeatureCount, "requiredFeatures")
-            }?;
+            let features =
+                unsafe { boundary::slice_arg(desc.requiredFeatures, desc.requiredFeatureCount, "requiredFeatures") }?;
             for &f in features {
                 match f {
                     WGPUInstanceFeatureName::TimedWaitAny => timed = true,
@@ -194,7 +193,9 @@ pub unsafe extern "C" fn wgpuInstanceRequestAdapter(
         let (future, completer) = instance.registry.register::<AdapterResult>(mode, Source::Cpu, move |out| {
             let Some(f) = cb.get() else { return };
             let (status, adapter, message) = match out {
-                Outcome::Done(Ok(adapter)) => (WGPURequestAdapterStatus::Success, Handle::into_raw(adapter), String::new()),
+                Outcome::Done(Ok(adapter)) => {
+                    (WGPURequestAdapterStatus::Success, Handle::into_raw(adapter), String::new())
+                }
                 Outcome::Done(Err((status, message))) => (status, std::ptr::null_mut(), message),
                 Outcome::Cancelled => (
                     WGPURequestAdapterStatus::CallbackCancelled,
@@ -234,10 +235,7 @@ pub unsafe extern "C" fn wgpuInstanceWaitAny(
                 boundary::slice_arg_mut(futures, future_count, "futures")?,
             )
         };
-        instance
-            .registry
-            .wait_any(list, timeout_ns, &instance.rules)
-            .map_err(|why| reject!("{why}"))
+        instance.registry.wait_any(list, timeout_ns, &instance.rules).map_err(|why| reject!("{why}"))
     })
 }
 

@@ -4,6 +4,7 @@
 //! [`handle`]; futures and callback delivery live in [`futures`] and
 //! [`progress`]. `docs/ARCHITECTURE.md` describes the design.
 
+#[rustfmt::skip]
 pub mod abi;
 
 mod adapter;

@@ -21,12 +21,7 @@ impl log::Log for StderrSink {
             return;
         }
         // One write per line so that lines from different threads do not mix.
-        let line = format!(
-            "[wgpu-shim {} {}] {}\n",
-            record.level(),
-            record.target(),
-            record.args()
-        );
+        let line = format!("[wgpu-shim {} {}] {}\n", record.level(), record.target(), record.args());
         let _ = std::io::stderr().lock().write_all(line.as_bytes());
     }
 

@@ -77,13 +77,11 @@ impl Progress {
             waker,
         });
         let thread_progress = progress.clone();
-        let spawned = std::thread::Builder::new()
-            .name(format!("wgpu-shim progress ({name})"))
-            .spawn(move || {
-                thread_progress.run(&global, device_id);
-                thread_progress.destroy_waker();
-                on_exit();
-            });
+        let spawned = std::thread::Builder::new().name(format!("wgpu-shim progress ({name})")).spawn(move || {
+            thread_progress.run(&global, device_id);
+            thread_progress.destroy_waker();
+            on_exit();
+        });
         if let Err(err) = spawned {
             // Without a thread, callbacks would never arrive: say so loudly.
             log::error!(target: "wgpu_shim", "device {name:?}: cannot start its progress thread: {err}");
@@ -204,9 +202,8 @@ impl VkWaker {
             return None;
         }
         let device = hal_device.raw_device().clone();
-        let mut type_info = vk::SemaphoreTypeCreateInfo::default()
-            .semaphore_type(vk::SemaphoreType::TIMELINE)
-            .initial_value(0);
+        let mut type_info =
+            vk::SemaphoreTypeCreateInfo::default().semaphore_type(vk::SemaphoreType::TIMELINE).initial_value(0);
         let info = vk::SemaphoreCreateInfo::default().push_next(&mut type_info);
         // SAFETY: a valid device with timeline semaphores enabled (its fence
         // is one).
@@ -224,10 +221,8 @@ impl VkWaker {
     fn wait(&self, fence_target: u64, wake_target: u64) {
         let semaphores = [self.fence, self.wake];
         let values = [fence_target, wake_target];
-        let info = vk::SemaphoreWaitInfo::default()
-            .flags(vk::SemaphoreWaitFlags::ANY)
-            .semaphores(&semaphores)
-            .values(&values);
+        let info =
+            vk::SemaphoreWaitInfo::default().flags(vk::SemaphoreWaitFlags::ANY).semaphores(&semaphores).values(&values);
         // SAFETY: both semaphores are live timeline semaphores of `device`.
         if let Err(err) = unsafe { self.device.wait_semaphores(&info, u64::MAX) } {
             log::warn!(target: "wgpu_shim", "vkWaitSemaphores failed ({err}); falling back to a short sleep");

@@ -134,7 +134,10 @@ impl Buffer {
         };
         drop(state);
         if let Some(completer) = completer {
-            completer.complete((WGPUMapAsyncStatus::Aborted, "the buffer was unmapped or destroyed before the map completed".into()));
+            completer.complete((
+                WGPUMapAsyncStatus::Aborted,
+                "the buffer was unmapped or destroyed before the map completed".into(),
+            ));
         }
         if core_mapped && self.valid {
             if let Err(err) = self.device.global().buffer_unmap(self.id) {
@@ -165,7 +168,8 @@ impl Buffer {
             Ok(()) => (WGPUMapAsyncStatus::Success, String::new()),
             Err(err) => {
                 state.phase = Phase::Unmapped;
-                let status = if self.device.is_lost() { WGPUMapAsyncStatus::Aborted } else { WGPUMapAsyncStatus::Error };
+                let status =
+                    if self.device.is_lost() { WGPUMapAsyncStatus::Aborted } else { WGPUMapAsyncStatus::Error };
                 (status, crate::error_scope::describe(&err))
             }
         };
@@ -224,10 +228,10 @@ impl Buffer {
         } else {
             size as u64
         };
-        if offset % 8 != 0 {
+        if !offset.is_multiple_of(8) {
             return Err(reject!("offset {offset} is not a multiple of 8"));
         }
-        if size % 4 != 0 {
+        if !size.is_multiple_of(4) {
             return Err(reject!("size {size} is not a multiple of 4"));
         }
         let end = offset.checked_add(size).ok_or_else(|| reject!("offset + size overflows"))?;
@@ -324,9 +328,9 @@ pub(crate) unsafe fn map_async(
     let write = mode == WGPUMapMode_Write;
     let problem = if state.destroyed {
         Some("the buffer is destroyed".to_string())
-    } else if offset % 8 != 0 {
+    } else if !offset.is_multiple_of(8) {
         Some(format!("offset {offset} is not a multiple of 8"))
-    } else if range_size % 4 != 0 {
+    } else if !range_size.is_multiple_of(4) {
         Some(format!("size {range_size} is not a multiple of 4"))
     } else if offset.checked_add(range_size).is_none_or(|end| end > buffer.size) {
         Some(format!("range {offset}+{range_size} is beyond the buffer's {} bytes", buffer.size))

@@ -71,7 +71,10 @@ impl Buffer {
 /// # Safety
 /// `device` is a live device; `descriptor` is NULL or valid.
 #[no_mangle]
-pub unsafe extern "C" fn wgpuDeviceCreateBuffer(device: WGPUDevice, descriptor: *const WGPUBufferDescriptor) -> WGPUBuffer {
+pub unsafe extern "C" fn wgpuDeviceCreateBuffer(
+    device: WGPUDevice,
+    descriptor: *const WGPUBufferDescriptor,
+) -> WGPUBuffer {
     call("wgpuDeviceCreateBuffer", std::ptr::null_mut(), || {
         // SAFETY: the C caller passes a live handle and a valid descriptor.
         let (device, desc, label) = unsafe {
@@ -233,7 +236,11 @@ pub unsafe extern "C" fn wgpuBufferMapAsync(
 /// # Safety
 /// `buffer` is a live buffer.
 #[no_mangle]
-pub unsafe extern "C" fn wgpuBufferGetMappedRange(buffer: WGPUBuffer, offset: usize, size: usize) -> *mut std::ffi::c_void {
+pub unsafe extern "C" fn wgpuBufferGetMappedRange(
+    buffer: WGPUBuffer,
+    offset: usize,
+    size: usize,
+) -> *mut std::ffi::c_void {
     call("wgpuBufferGetMappedRange", std::ptr::null_mut(), || {
         // SAFETY: the C caller passes a live handle.
         let buffer = unsafe { boundary::arg::<Buffer>(buffer, "buffer") }?.obj();

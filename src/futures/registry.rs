@@ -187,7 +187,10 @@ impl Registry {
         if inner.closed {
             drop(inner);
             body.run(true);
-            return (WGPUFuture { id: 0 }, Completer { registry: self.clone(), key: None, _result: Default::default() });
+            return (
+                WGPUFuture { id: 0 },
+                Completer { registry: self.clone(), key: None, _result: Default::default() },
+            );
         }
         let seq = inner.next_seq;
         inner.next_seq += 1;
@@ -201,7 +204,10 @@ impl Registry {
             if let Some(body) = ev.and_then(|mut e| e.body.take()) {
                 body.run(true);
             }
-            return (WGPUFuture { id: 0 }, Completer { registry: self.clone(), key: None, _result: Default::default() });
+            return (
+                WGPUFuture { id: 0 },
+                Completer { registry: self.clone(), key: None, _result: Default::default() },
+            );
         }
         if inner.issued.len() <= idx as usize {
             inner.issued.resize(idx as usize + 1, 0);
@@ -223,12 +229,8 @@ impl Registry {
         let mut inner = self.inner.lock();
         inner.closed = true;
         let mut taken: Vec<(u64, Box<dyn Body>)> = Vec::new();
-        let keys: Vec<DefaultKey> = inner
-            .events
-            .iter()
-            .filter(|(_, ev)| !matches!(ev.state, State::Delivering(_)))
-            .map(|(k, _)| k)
-            .collect();
+        let keys: Vec<DefaultKey> =
+            inner.events.iter().filter(|(_, ev)| !matches!(ev.state, State::Delivering(_))).map(|(k, _)| k).collect();
         for key in keys {
             if let Some(mut ev) = inner.events.remove(key) {
                 if let Some(body) = ev.body.take() {

@@ -46,11 +46,8 @@ impl Registry {
                 rules.max_count
             ));
         }
-        let deadline = if timeout_ns == u64::MAX {
-            None
-        } else {
-            Instant::now().checked_add(Duration::from_nanos(timeout_ns))
-        };
+        let deadline =
+            if timeout_ns == u64::MAX { None } else { Instant::now().checked_add(Duration::from_nanos(timeout_ns)) };
         let me = std::thread::current().id();
 
         let mut inner = self.lock();
@@ -58,10 +55,7 @@ impl Registry {
         for info in infos.iter() {
             match inner.lookup(info.future.id) {
                 Lookup::Unknown => {
-                    return Err(format!(
-                        "future {:#x} is not a future of this instance",
-                        info.future.id
-                    ))
+                    return Err(format!("future {:#x} is not a future of this instance", info.future.id))
                 }
                 Lookup::Live(key) => {
                     sources.insert(inner.events[key].source);
@@ -70,10 +64,7 @@ impl Registry {
             }
         }
         if timed && !rules.mixed_sources && sources.len() > 1 {
-            return Err(
-                "a timed wait may list futures of one source only (one queue, or the CPU timeline)"
-                    .into(),
-            );
+            return Err("a timed wait may list futures of one source only (one queue, or the CPU timeline)".into());
         }
 
         let mut expired = false;
@@ -136,7 +127,6 @@ impl Registry {
         }
     }
 }
-
 
 #[cfg(test)]
 mod tests {
