@@ -1,0 +1,57 @@
+# Version of the wgpu-shim CMake package: the [package] version in Cargo.toml.
+#
+# Compatibility follows Cargo's rules: the found version must be at least the
+# requested one, with the same major version (the same minor version while the
+# major version is 0). A version range (find_package(wgpu-shim 0.1...0.3))
+# accepts any version inside it.
+
+set(PACKAGE_VERSION "0.0.0")
+get_filename_component(_wgpu_shim_cargo_toml "${CMAKE_CURRENT_LIST_DIR}/../Cargo.toml" ABSOLUTE)
+if(EXISTS "${_wgpu_shim_cargo_toml}")
+  file(STRINGS "${_wgpu_shim_cargo_toml}" _wgpu_shim_lines REGEX "^[ \t]*(\\[|version[ \t]*=)")
+  set(_wgpu_shim_in_package FALSE)
+  foreach(_wgpu_shim_line IN LISTS _wgpu_shim_lines)
+    if(_wgpu_shim_line MATCHES "^[ \t]*\\[([^]]*)\\]")
+      if(CMAKE_MATCH_1 STREQUAL "package")
+        set(_wgpu_shim_in_package TRUE)
+      else()
+        set(_wgpu_shim_in_package FALSE)
+      endif()
+    elseif(_wgpu_shim_in_package AND _wgpu_shim_line MATCHES "^[ \t]*version[ \t]*=[ \t]*\"([0-9]+\\.[0-9]+\\.[0-9]+)")
+      set(PACKAGE_VERSION "${CMAKE_MATCH_1}")
+      break()
+    endif()
+  endforeach()
+endif()
+
+set(PACKAGE_VERSION_COMPATIBLE FALSE)
+set(PACKAGE_VERSION_EXACT FALSE)
+if(PACKAGE_FIND_VERSION_RANGE)
+  if((PACKAGE_FIND_VERSION_RANGE_MIN STREQUAL "INCLUDE" AND PACKAGE_VERSION VERSION_GREATER_EQUAL PACKAGE_FIND_VERSION_MIN)
+     OR (PACKAGE_FIND_VERSION_RANGE_MIN STREQUAL "EXCLUDE" AND PACKAGE_VERSION VERSION_GREATER PACKAGE_FIND_VERSION_MIN))
+    if((PACKAGE_FIND_VERSION_RANGE_MAX STREQUAL "INCLUDE" AND PACKAGE_VERSION VERSION_LESS_EQUAL PACKAGE_FIND_VERSION_MAX)
+       OR (PACKAGE_FIND_VERSION_RANGE_MAX STREQUAL "EXCLUDE" AND PACKAGE_VERSION VERSION_LESS PACKAGE_FIND_VERSION_MAX))
+      set(PACKAGE_VERSION_COMPATIBLE TRUE)
+    endif()
+  endif()
+elseif(NOT PACKAGE_FIND_VERSION)
+  set(PACKAGE_VERSION_COMPATIBLE TRUE)
+else()
+  string(REGEX MATCH "^[0-9]+" _wgpu_shim_major "${PACKAGE_VERSION}")
+  string(REGEX REPLACE "^[0-9]+\\.([0-9]+).*" "\\1" _wgpu_shim_minor "${PACKAGE_VERSION}")
+  if(PACKAGE_VERSION VERSION_GREATER_EQUAL PACKAGE_FIND_VERSION
+     AND _wgpu_shim_major EQUAL PACKAGE_FIND_VERSION_MAJOR
+     AND (NOT _wgpu_shim_major EQUAL 0 OR _wgpu_shim_minor EQUAL PACKAGE_FIND_VERSION_MINOR))
+    set(PACKAGE_VERSION_COMPATIBLE TRUE)
+  endif()
+  if(PACKAGE_VERSION VERSION_EQUAL PACKAGE_FIND_VERSION)
+    set(PACKAGE_VERSION_EXACT TRUE)
+  endif()
+endif()
+
+unset(_wgpu_shim_cargo_toml)
+unset(_wgpu_shim_lines)
+unset(_wgpu_shim_line)
+unset(_wgpu_shim_in_package)
+unset(_wgpu_shim_major)
+unset(_wgpu_shim_minor)

@@ -1,0 +1,179 @@
+#!/usr/bin/env bash
+# Runs every test of wgpu-shim, each step under its own header, and prints a
+# summary with timings. Exits non-zero if any step fails.
+#
+#   scripts/test.sh [--fail-fast]
+#
+# Steps:
+#   fmt         cargo fmt --check
+#   generator   python3 tools/gen_webgpu.py --check   (only when ../shared/spec/webgpu.yml exists)
+#   clippy      cargo clippy --release --all-targets -- -D warnings
+#   build       cargo build --release
+#   unit        cargo test --release
+#   ffi-tests   CMake + CTest of ffi-tests/ in build/ffi-tests
+#   demo        examples/ built through the CMake package (wgpu_shim::wgpu_shim) and run
+#   demo-static the same against wgpu_shim::wgpu_shim_static, and run
+#
+# The GPU steps run on lavapipe unless WGPU_SHIM_ICD / VK_ICD_FILENAMES say
+# otherwise (scripts/env.sh).
+set -uo pipefail
+
+# shellcheck source=scripts/env.sh
+. "$(dirname "${BASH_SOURCE[0]}")/env.sh"
+cd "$WGPU_SHIM_ROOT" || exit 1
+
+fail_fast=0
+for arg in "$@"; do
+  case "$arg" in
+    --fail-fast) fail_fast=1 ;;
+    -h | --help)
+      sed -n '2,/^set -uo/{/^set -uo/d;s/^# \{0,1\}//;p}' "${BASH_SOURCE[0]}"
+      exit 0
+      ;;
+    *)
+      echo "unknown argument: $arg (try --help)" >&2
+      exit 2
+      ;;
+  esac
+done
+
+jobs="$(nproc 2>/dev/null || echo 2)"
+spec_yml="$WGPU_SHIM_ROOT/../shared/spec/webgpu.yml"
+summary=()
+failed=0
+library_built=0
+started=$SECONDS
+
+print_summary() {
+  section "summary"
+  local line
+  for line in "${summary[@]}"; do
+    printf '  %s\n' "$line"
+  done
+  printf '  total %ds\n' $((SECONDS - started))
+  if [ "$failed" -ne 0 ]; then
+    echo "FAILED"
+  else
+    echo "ALL PASSED"
+  fi
+}
+
+# step NAME DESCRIPTION COMMAND...: runs COMMAND under a header and records
+# the result.
+step() {
+  local name="$1" description="$2"
+  shift 2
+  section "$name: $description"
+  local t0=$SECONDS status
+  if "$@"; then
+    status=PASS
+  else
+    status=FAIL
+    failed=1
+  fi
+  local secs=$((SECONDS - t0))
+  printf -- '---- %s: %s (%ds)\n' "$name" "$status" "$secs"
+  summary+=("$(printf '%-4s %5ds  %s' "$status" "$secs" "$name")")
+  if [ "$status" = FAIL ] && [ "$fail_fast" -eq 1 ]; then
+    print_summary
+    exit 1
+  fi
+  [ "$status" = PASS ]
+}
+
+# run COMMAND...: prints COMMAND, then runs it.
+# shellcheck disable=SC2317 # called from the step functions
+run() {
+  printf '+ %s\n' "$*"
+  "$@"
+}
+
+# skip NAME REASON: records a step that did not run. A skip is not a failure
+# by itself (a step that cannot run because an earlier one failed is counted
+# by that earlier failure).
+skip() {
+  section "$1: skipped"
+  echo "skipped: $2"
+  summary+=("$(printf '%-4s %5s   %s (%s)' SKIP - "$1" "$2")")
+}
+
+# shellcheck disable=SC2317 # called through step "$@"
+generator_check() {
+  run python3 tools/gen_webgpu.py --yml "$spec_yml" --check
+}
+
+# shellcheck disable=SC2317 # called through step "$@"
+ffi_tests() {
+  [ -f ffi-tests/CMakeLists.txt ] || {
+    echo "ffi-tests/CMakeLists.txt is missing" >&2
+    return 1
+  }
+  run cmake -S ffi-tests -B build/ffi-tests -DWGPU_SHIM_LIB_DIR="$WGPU_SHIM_LIB_DIR" &&
+    run cmake --build build/ffi-tests -j "$jobs" &&
+    run ctest --test-dir build/ffi-tests --output-on-failure --no-tests=error -j2
+}
+
+# consumer DIR STATIC: configures examples/ from scratch through the CMake
+# package, builds it with -Werror, runs the demo and checks how it is linked.
+# shellcheck disable=SC2317 # called through step "$@"
+consumer() {
+  local dir="$1" static="$2"
+  rm -f "$dir/CMakeCache.txt"
+  run cmake -S examples -B "$dir" -DCMAKE_BUILD_TYPE=Release \
+    -Dwgpu-shim_DIR="$WGPU_SHIM_ROOT/cmake" -DWGPU_SHIM_LIB_DIR="$WGPU_SHIM_LIB_DIR" \
+    -DWGPU_SHIM_EXAMPLES_STATIC="$static" -DWGPU_SHIM_EXAMPLES_WERROR=ON &&
+    run cmake --build "$dir" -j "$jobs" || return 1
+  local needed
+  needed="$(readelf -d "$dir/compute" 2>/dev/null | grep NEEDED || true)"
+  if [ "$static" = ON ] && grep -q 'libwgpu_shim' <<<"$needed"; then
+    echo "the static demo depends on libwgpu_shim.so:" >&2
+    echo "$needed" >&2
+    return 1
+  fi
+  if [ "$static" = OFF ] && command -v readelf >/dev/null 2>&1 && ! grep -q 'libwgpu_shim' <<<"$needed"; then
+    echo "the shared demo does not depend on libwgpu_shim.so:" >&2
+    echo "$needed" >&2
+    return 1
+  fi
+  run "$dir/compute"
+}
+
+section "environment"
+echo "repository:        $WGPU_SHIM_ROOT"
+echo "libraries:         $WGPU_SHIM_LIB_DIR"
+echo "Vulkan driver:     ${VK_DRIVER_FILES:-${VK_ICD_FILENAMES:-the Vulkan loader default}}"
+echo "XDG_RUNTIME_DIR:   $XDG_RUNTIME_DIR"
+echo "cores:             $jobs"
+for tool in cargo rustc cmake cc python3; do
+  printf '%-18s %s\n' "$tool:" "$("$tool" --version 2>/dev/null | head -n 1 || echo missing)"
+done
+
+step fmt "cargo fmt --check" cargo fmt --check
+
+if [ -f "$spec_yml" ]; then
+  step generator "header/ABI generator is up to date (gen_webgpu.py --check)" generator_check
+else
+  skip generator "$spec_yml not found"
+fi
+
+step clippy "cargo clippy --release --all-targets -- -D warnings" \
+  cargo clippy --release --all-targets -- -D warnings
+
+step build "cargo build --release" cargo build --release && library_built=1
+
+step unit "Rust unit tests (cargo test --release)" cargo test --release
+
+if [ "$library_built" -eq 1 ]; then
+  step ffi-tests "C tests (ffi-tests/, CTest)" ffi_tests
+  step demo "demo through the CMake package, shared library (wgpu_shim::wgpu_shim)" \
+    consumer build/examples OFF
+  step demo-static "demo through the CMake package, static library (wgpu_shim::wgpu_shim_static)" \
+    consumer build/examples-static ON
+else
+  for name in ffi-tests demo demo-static; do
+    skip "$name" "cargo build --release failed"
+  done
+fi
+
+print_summary
+exit "$failed"
