@@ -77,6 +77,55 @@ proc_table! {
     buffer::wgpuBufferSetLabel: WGPUProcBufferSetLabel,
     buffer::wgpuBufferAddRef: WGPUProcBufferAddRef,
     buffer::wgpuBufferRelease: WGPUProcBufferRelease,
+    bind_group::wgpuDeviceCreateBindGroup: WGPUProcDeviceCreateBindGroup,
+    bind_group::wgpuBindGroupAddRef: WGPUProcBindGroupAddRef,
+    bind_group::wgpuBindGroupRelease: WGPUProcBindGroupRelease,
+    bind_group::wgpuBindGroupSetLabel: WGPUProcBindGroupSetLabel,
+    bind_group_layout::wgpuDeviceCreateBindGroupLayout: WGPUProcDeviceCreateBindGroupLayout,
+    bind_group_layout::wgpuBindGroupLayoutAddRef: WGPUProcBindGroupLayoutAddRef,
+    bind_group_layout::wgpuBindGroupLayoutRelease: WGPUProcBindGroupLayoutRelease,
+    bind_group_layout::wgpuBindGroupLayoutSetLabel: WGPUProcBindGroupLayoutSetLabel,
+    command_buffer::wgpuCommandBufferAddRef: WGPUProcCommandBufferAddRef,
+    command_buffer::wgpuCommandBufferRelease: WGPUProcCommandBufferRelease,
+    command_buffer::wgpuCommandBufferSetLabel: WGPUProcCommandBufferSetLabel,
+    command_encoder::wgpuDeviceCreateCommandEncoder: WGPUProcDeviceCreateCommandEncoder,
+    command_encoder::wgpuCommandEncoderCopyBufferToBuffer: WGPUProcCommandEncoderCopyBufferToBuffer,
+    command_encoder::wgpuCommandEncoderClearBuffer: WGPUProcCommandEncoderClearBuffer,
+    command_encoder::wgpuCommandEncoderPushDebugGroup: WGPUProcCommandEncoderPushDebugGroup,
+    command_encoder::wgpuCommandEncoderPopDebugGroup: WGPUProcCommandEncoderPopDebugGroup,
+    command_encoder::wgpuCommandEncoderInsertDebugMarker: WGPUProcCommandEncoderInsertDebugMarker,
+    command_encoder::wgpuCommandEncoderFinish: WGPUProcCommandEncoderFinish,
+    command_encoder::wgpuCommandEncoderAddRef: WGPUProcCommandEncoderAddRef,
+    command_encoder::wgpuCommandEncoderRelease: WGPUProcCommandEncoderRelease,
+    command_encoder::wgpuCommandEncoderSetLabel: WGPUProcCommandEncoderSetLabel,
+    compute_pass::wgpuCommandEncoderBeginComputePass: WGPUProcCommandEncoderBeginComputePass,
+    compute_pass::wgpuComputePassEncoderSetPipeline: WGPUProcComputePassEncoderSetPipeline,
+    compute_pass::wgpuComputePassEncoderSetBindGroup: WGPUProcComputePassEncoderSetBindGroup,
+    compute_pass::wgpuComputePassEncoderSetImmediates: WGPUProcComputePassEncoderSetImmediates,
+    compute_pass::wgpuComputePassEncoderDispatchWorkgroups: WGPUProcComputePassEncoderDispatchWorkgroups,
+    compute_pass::wgpuComputePassEncoderDispatchWorkgroupsIndirect: WGPUProcComputePassEncoderDispatchWorkgroupsIndirect,
+    compute_pass::wgpuComputePassEncoderEnd: WGPUProcComputePassEncoderEnd,
+    compute_pass::wgpuComputePassEncoderPushDebugGroup: WGPUProcComputePassEncoderPushDebugGroup,
+    compute_pass::wgpuComputePassEncoderPopDebugGroup: WGPUProcComputePassEncoderPopDebugGroup,
+    compute_pass::wgpuComputePassEncoderInsertDebugMarker: WGPUProcComputePassEncoderInsertDebugMarker,
+    compute_pass::wgpuComputePassEncoderAddRef: WGPUProcComputePassEncoderAddRef,
+    compute_pass::wgpuComputePassEncoderRelease: WGPUProcComputePassEncoderRelease,
+    compute_pass::wgpuComputePassEncoderSetLabel: WGPUProcComputePassEncoderSetLabel,
+    compute_pipeline::wgpuDeviceCreateComputePipeline: WGPUProcDeviceCreateComputePipeline,
+    compute_pipeline::wgpuDeviceCreateComputePipelineAsync: WGPUProcDeviceCreateComputePipelineAsync,
+    compute_pipeline::wgpuComputePipelineGetBindGroupLayout: WGPUProcComputePipelineGetBindGroupLayout,
+    compute_pipeline::wgpuComputePipelineAddRef: WGPUProcComputePipelineAddRef,
+    compute_pipeline::wgpuComputePipelineRelease: WGPUProcComputePipelineRelease,
+    compute_pipeline::wgpuComputePipelineSetLabel: WGPUProcComputePipelineSetLabel,
+    pipeline_layout::wgpuDeviceCreatePipelineLayout: WGPUProcDeviceCreatePipelineLayout,
+    pipeline_layout::wgpuPipelineLayoutAddRef: WGPUProcPipelineLayoutAddRef,
+    pipeline_layout::wgpuPipelineLayoutRelease: WGPUProcPipelineLayoutRelease,
+    pipeline_layout::wgpuPipelineLayoutSetLabel: WGPUProcPipelineLayoutSetLabel,
+    shader_module::wgpuDeviceCreateShaderModule: WGPUProcDeviceCreateShaderModule,
+    shader_module::wgpuShaderModuleGetCompilationInfo: WGPUProcShaderModuleGetCompilationInfo,
+    shader_module::wgpuShaderModuleAddRef: WGPUProcShaderModuleAddRef,
+    shader_module::wgpuShaderModuleRelease: WGPUProcShaderModuleRelease,
+    shader_module::wgpuShaderModuleSetLabel: WGPUProcShaderModuleSetLabel,
     ext::wgpuBufferMapAsync2: WGPUProcBufferMapAsync,
 }
 
@@ -109,9 +158,45 @@ mod tests {
             );
         }
         let mut names: Vec<_> = PROCS.iter().map(|(n, _)| *n).collect();
+        for exported in exported_in_sources() {
+            assert!(names.contains(&exported.as_str()), "{exported} is exported but not in the proc table");
+        }
         names.sort_unstable();
         let n = names.len();
         names.dedup();
         assert_eq!(n, names.len(), "duplicate entries");
+    }
+
+    /// Names of the functions the sources export: `extern "C" fn wgpu…`
+    /// items and the AddRef/Release/SetLabel macros.
+    fn exported_in_sources() -> Vec<String> {
+        fn walk(dir: &std::path::Path, out: &mut Vec<String>) {
+            for entry in std::fs::read_dir(dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    if !path.ends_with("abi") {
+                        walk(&path, out);
+                    }
+                    continue;
+                }
+                let text = std::fs::read_to_string(&path).unwrap();
+                for line in text.lines().map(str::trim) {
+                    if let Some(rest) =
+                        line.strip_prefix("pub unsafe extern \"C\" fn ").or(line.strip_prefix("pub extern \"C\" fn "))
+                    {
+                        out.push(rest.split('(').next().unwrap().to_string());
+                    }
+                    if line.starts_with("refcounted!(") || line.starts_with("set_label!(") {
+                        let args = line.split('(').nth(1).unwrap().trim_end_matches(");");
+                        out.extend(args.split(',').skip(2).map(|a| a.trim().to_string()));
+                    }
+                }
+            }
+        }
+        let mut out = Vec::new();
+        walk(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &mut out);
+        out.retain(|n| n.starts_with("wgpu"));
+        assert!(out.len() > 50, "the source scan found too little: {out:?}");
+        out
     }
 }
