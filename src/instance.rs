@@ -2,8 +2,11 @@
 //! features and limits, adapter requests, and the two entry points that
 //! deliver callbacks (`WaitAny`, `ProcessEvents`).
 
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
+
+use parking_lot::Mutex;
 
 use wgpu_core::global::Global;
 use wgpu_core::naga::front::wgsl::ImplementedLanguageExtension;
@@ -12,17 +15,20 @@ use crate::abi::*;
 use crate::adapter::Adapter;
 use crate::boundary::{self, call, refcounted, reject};
 use crate::callback::{SendFn, UserData};
-use crate::futures::{Outcome, Registry, Source, WaitRules};
+use crate::futures::{Completer, Outcome, Readiness, Registry, Source, WaitRules};
 use crate::handle::{Handle, Object};
 
 /// The most futures a timed `wgpuInstanceWaitAny` accepts.
 pub(crate) const TIMED_WAIT_ANY_MAX_COUNT: usize = 1 << 20;
 
-/// The instance features this library supports, in the order reported.
-const SUPPORTED_FEATURES: [WGPUInstanceFeatureName; 3] = [
+/// The instance features this library supports, in the order reported:
+/// the standard ones, then wgpu-shim's (`wgpu_shim.h`).
+const SUPPORTED_FEATURES: [WGPUInstanceFeatureName; 5] = [
     WGPUInstanceFeatureName::TimedWaitAny,
     WGPUInstanceFeatureName::ShaderSourceSPIRV,
     WGPUInstanceFeatureName::MultipleDevicesPerAdapter,
+    crate::ext::FEATURE_READINESS_HANDLE,
+    crate::ext::FEATURE_MIXED_SOURCE_WAIT_ANY,
 ];
 
 /// A `WGPUInstance`: one wgpu-core `Global` and one futures registry.
@@ -34,6 +40,8 @@ pub(crate) struct Instance {
     pub(crate) spirv: bool,
     /// `MultipleDevicesPerAdapter` was enabled.
     pub(crate) multiple_devices_per_adapter: bool,
+    /// User events not signalled yet, by future id (`wgpu_shim.h`).
+    pub(crate) user_events: Mutex<HashMap<u64, Completer<()>>>,
     next_device_serial: AtomicU64,
 }
 
@@ -71,6 +79,8 @@ pub unsafe extern "C" fn wgpuCreateInstance(descriptor: *const WGPUInstanceDescr
         let mut timed = false;
         let mut spirv = false;
         let mut multiple = false;
+        let mut readiness = false;
+        let mut mixed = false;
         let mut max_count = TIMED_WAIT_ANY_MAX_COUNT;
         if let Some(desc) = desc {
             // SAFETY: the descriptor's pointers are valid (caller).
@@ -83,6 +93,8 @@ pub unsafe extern "C" fn wgpuCreateInstance(descriptor: *const WGPUInstanceDescr
                     WGPUInstanceFeatureName::TimedWaitAny => timed = true,
                     WGPUInstanceFeatureName::ShaderSourceSPIRV => spirv = true,
                     WGPUInstanceFeatureName::MultipleDevicesPerAdapter => multiple = true,
+                    crate::ext::FEATURE_READINESS_HANDLE => readiness = true,
+                    crate::ext::FEATURE_MIXED_SOURCE_WAIT_ANY => mixed = true,
                     other => return Err(reject!("instance feature {:#x} is not supported", other.0)),
                 }
             }
@@ -101,13 +113,18 @@ pub unsafe extern "C" fn wgpuCreateInstance(descriptor: *const WGPUInstanceDescr
         }
         let mut wgt_desc = wgpu_types::InstanceDescriptor::new_without_display_handle_from_env();
         wgt_desc.backends = wgpu_types::Backends::VULKAN;
+        let readiness = match readiness {
+            true => Some(Readiness::new().map_err(|e| reject!("cannot create the readiness handle: {e}"))?),
+            false => None,
+        };
         let global = Global::new("wgpu-shim", wgt_desc, None);
         let instance = Arc::new(Instance {
             global: Arc::new(global),
-            registry: Registry::new(),
-            rules: WaitRules { timed, max_count, mixed_sources: false },
+            registry: Registry::with_readiness(readiness),
+            rules: WaitRules { timed, max_count, mixed_sources: mixed },
             spirv,
             multiple_devices_per_adapter: multiple,
+            user_events: Mutex::new(HashMap::new()),
             next_device_serial: AtomicU64::new(1),
         });
         Ok(Handle::into_raw(instance))

@@ -6,11 +6,12 @@
 
 use crate::abi::*;
 use crate::boundary::{self, call};
+use crate::ext::*;
 
 macro_rules! proc_table {
-    ($($module:ident :: $name:ident : $ty:ident),* $(,)?) => {
-        /// (name, function) for every exported function.
-        pub(crate) static PROCS: &[(&str, WGPUProc)] = &[
+    ($table:ident; $($module:ident :: $name:ident : $ty:ident),* $(,)?) => {
+        /// (name, function) for exported functions.
+        pub(crate) static $table: &[(&str, WGPUProc)] = &[
             $((stringify!($name), {
                 const F: $ty = Some(crate::$module::$name);
                 // SAFETY: both are nullable C function pointers; the caller
@@ -22,6 +23,7 @@ macro_rules! proc_table {
 }
 
 proc_table! {
+    PROCS;
     instance::wgpuCreateInstance: WGPUProcCreateInstance,
     instance::wgpuGetInstanceFeatures: WGPUProcGetInstanceFeatures,
     instance::wgpuGetInstanceLimits: WGPUProcGetInstanceLimits,
@@ -126,7 +128,21 @@ proc_table! {
     shader_module::wgpuShaderModuleAddRef: WGPUProcShaderModuleAddRef,
     shader_module::wgpuShaderModuleRelease: WGPUProcShaderModuleRelease,
     shader_module::wgpuShaderModuleSetLabel: WGPUProcShaderModuleSetLabel,
-    ext::wgpuBufferMapAsync2: WGPUProcBufferMapAsync,
+    ext::wgpuBufferMapAsync2: WGPUProcBufferMapAsync2,
+    ext::wgpuShimInstanceCreateUserEvent: WGPUProcShimInstanceCreateUserEvent,
+    ext::wgpuShimInstanceSignalUserEvent: WGPUProcShimInstanceSignalUserEvent,
+}
+
+#[cfg(unix)]
+proc_table! {
+    PLATFORM_PROCS;
+    ext::wgpuShimInstanceGetReadinessFd: WGPUProcShimInstanceGetReadinessFd,
+}
+
+#[cfg(windows)]
+proc_table! {
+    PLATFORM_PROCS;
+    ext::wgpuShimInstanceGetReadinessEvent: WGPUProcShimInstanceGetReadinessEvent,
 }
 
 /// The exported function called `proc_name`, or NULL for a name this
@@ -139,25 +155,25 @@ pub unsafe extern "C" fn wgpuGetProcAddress(proc_name: WGPUStringView) -> WGPUPr
     call("wgpuGetProcAddress", None, || {
         // SAFETY: the C caller passes a valid string view.
         let name = unsafe { boundary::str_arg(proc_name, "procName") }?.or_empty();
-        Ok(PROCS.iter().find(|(n, _)| *n == name).and_then(|(_, f)| *f))
+        Ok(PROCS.iter().chain(PLATFORM_PROCS).find(|(n, _)| *n == name).and_then(|(_, f)| *f))
     })
 }
 
 #[cfg(test)]
 mod tests {
-    use super::PROCS;
+    use super::{PLATFORM_PROCS, PROCS};
     use crate::abi::WEBGPU_FUNCTIONS;
 
     #[test]
     fn every_entry_is_standard_or_a_known_extension() {
-        for (name, f) in PROCS {
+        for (name, f) in PROCS.iter().chain(PLATFORM_PROCS) {
             assert!(f.is_some());
             assert!(
                 WEBGPU_FUNCTIONS.contains(name) || crate::ext::EXTENSION_FUNCTIONS.contains(name),
                 "{name} is neither in webgpu.h nor an extension"
             );
         }
-        let mut names: Vec<_> = PROCS.iter().map(|(n, _)| *n).collect();
+        let mut names: Vec<_> = PROCS.iter().chain(PLATFORM_PROCS).map(|(n, _)| *n).collect();
         for exported in exported_in_sources() {
             assert!(names.contains(&exported.as_str()), "{exported} is exported but not in the proc table");
         }
@@ -196,6 +212,10 @@ mod tests {
         let mut out = Vec::new();
         walk(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &mut out);
         out.retain(|n| n.starts_with("wgpu"));
+        // Exported on the other platform only.
+        let other_platform =
+            if cfg!(windows) { "wgpuShimInstanceGetReadinessFd" } else { "wgpuShimInstanceGetReadinessEvent" };
+        out.retain(|n| n != other_platform);
         assert!(out.len() > 50, "the source scan found too little: {out:?}");
         out
     }

@@ -11,10 +11,56 @@
 #define WGPU_SHIM_H_
 
 #include "webgpu.h"
-#if !defined(WGPU_SKIP_PROCS)
-typedef WGPUFuture (*WGPUProcBufferMapAsync2)(WGPUBuffer buffer, WGPUMapMode mode, size_t offset, size_t size,
-                                              WGPUBufferMapCallbackInfo callbackInfo) WGPU_FUNCTION_ATTRIBUTE;
+#if defined(__unix__) || defined(__APPLE__)
+#define WGPU_SHIM_UNIX 1
 #endif
+
+/* Instance features (block 0x0007: wgpu-shim). */
+#define WGPUInstanceFeatureName_ShimReadinessHandle ((WGPUInstanceFeatureName)0x00070001)
+#define WGPUInstanceFeatureName_ShimMixedSourceWaitAny ((WGPUInstanceFeatureName)0x00070002)
+
+
+
+// Status of a user event's callback.
+typedef uint32_t WGPUShimUserEventStatus;
+
+// The callback of a user event.
+typedef void (*WGPUShimUserEventCallback)(WGPUShimUserEventStatus status, void *userdata1, void *userdata2);
+
+// How a user event calls back: the same shape and rules as webgpu.h's
+// `*CallbackInfo` structs.
+typedef struct WGPUShimUserEventCallbackInfo {
+  WGPUChainedStruct *nextInChain;
+  WGPUCallbackMode mode;
+  WGPUShimUserEventCallback callback;
+  void *userdata1;
+  void *userdata2;
+} WGPUShimUserEventCallbackInfo;
+
+// `wgpuBufferMapAsync2` as a function pointer type.
+typedef WGPUFuture (*WGPUProcBufferMapAsync2)(WGPUBuffer buffer, WGPUMapMode mode, size_t offset, size_t size, WGPUBufferMapCallbackInfo callbackInfo);
+
+#if defined(WGPU_SHIM_UNIX)
+// `wgpuShimInstanceGetReadinessFd` as a function pointer type.
+typedef int (*WGPUProcShimInstanceGetReadinessFd)(WGPUInstance instance);
+#endif
+
+#if defined(_WIN32)
+// `wgpuShimInstanceGetReadinessEvent` as a function pointer type.
+typedef void *(*WGPUProcShimInstanceGetReadinessEvent)(WGPUInstance instance);
+#endif
+
+// `wgpuShimInstanceCreateUserEvent` as a function pointer type.
+typedef WGPUFuture (*WGPUProcShimInstanceCreateUserEvent)(WGPUInstance instance, struct WGPUShimUserEventCallbackInfo callbackInfo);
+
+// `wgpuShimInstanceSignalUserEvent` as a function pointer type.
+typedef WGPUStatus (*WGPUProcShimInstanceSignalUserEvent)(WGPUInstance instance, WGPUFuture event);
+
+// The event was signalled.
+#define WGPUShimUserEventStatus_Success 1
+
+// The instance was released before the callback was delivered.
+#define WGPUShimUserEventStatus_CallbackCancelled 2
 
 #ifdef __cplusplus
 extern "C" {
@@ -26,6 +72,52 @@ extern "C" {
 // # Safety
 // As `wgpuBufferMapAsync`.
 WGPU_EXPORT WGPUFuture wgpuBufferMapAsync2(WGPUBuffer buffer, WGPUMapMode mode, size_t offset, size_t size, WGPUBufferMapCallbackInfo callback_info) WGPU_FUNCTION_ATTRIBUTE;
+
+#if defined(WGPU_SHIM_UNIX)
+// The readiness descriptor of an instance created with the
+// `WGPUInstanceFeatureName_ShimReadinessHandle` feature: it is readable
+// exactly while `wgpuInstanceProcessEvents` has callbacks to run (an
+// `AllowProcessEvents` or `AllowSpontaneous` operation completed and its
+// callback was not delivered yet). Add it to an event loop (epoll, asyncio
+// `add_reader`, libuv `uv_poll`, GLib `g_unix_fd_add`) and call
+// `wgpuInstanceProcessEvents` when it becomes readable; that clears it.
+// The instance owns it: do not read, write or close it. Returns -1 (logged)
+// when the instance lacks the feature.
+//
+// # Safety
+// `instance` is a live instance.
+WGPU_EXPORT int wgpuShimInstanceGetReadinessFd(WGPUInstance instance) WGPU_FUNCTION_ATTRIBUTE;
+#endif
+
+#if defined(_WIN32)
+// Windows: the readiness event (a manual-reset event handle) of an
+// instance created with `WGPUInstanceFeatureName_ShimReadinessHandle`,
+// signalled exactly while `wgpuInstanceProcessEvents` has callbacks to run.
+// The instance owns it: do not close it. NULL (logged) without the feature.
+//
+// # Safety
+// `instance` is a live instance.
+WGPU_EXPORT void *wgpuShimInstanceGetReadinessEvent(WGPUInstance instance) WGPU_FUNCTION_ATTRIBUTE;
+#endif
+
+// Creates a user event: a CPU-timeline future that completes when any
+// thread calls `wgpuShimInstanceSignalUserEvent` on it. Wait for it, poll
+// it and receive its callback like any other future, e.g. to wake a thread
+// blocked in `wgpuInstanceWaitAny` so it can pick up new futures (list the
+// event among the futures it waits on; a timed wait that also lists queue
+// futures needs `WGPUInstanceFeatureName_ShimMixedSourceWaitAny`).
+//
+// # Safety
+// `instance` is a live instance; the callback info's chain is valid.
+WGPU_EXPORT WGPUFuture wgpuShimInstanceCreateUserEvent(WGPUInstance instance, struct WGPUShimUserEventCallbackInfo callback_info) WGPU_FUNCTION_ATTRIBUTE;
+
+// Signals a user event from any thread: its future completes. Returns
+// `WGPUStatus_Error` (logged) for a future that is not a pending user
+// event of this instance (already signalled, or another kind of future).
+//
+// # Safety
+// `instance` is a live instance.
+WGPU_EXPORT WGPUStatus wgpuShimInstanceSignalUserEvent(WGPUInstance instance, WGPUFuture event) WGPU_FUNCTION_ATTRIBUTE;
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -4,9 +4,11 @@
 //! See `docs/ARCHITECTURE.md` for how a completion travels from wgpu-core to
 //! the application's callback.
 
+mod readiness;
 mod registry;
 mod wait;
 
+pub(crate) use readiness::Readiness;
 pub(crate) use registry::{Completer, Mode, Outcome, Registry, Source};
 pub(crate) use wait::WaitRules;
 

@@ -22,6 +22,7 @@ use std::thread::ThreadId;
 use parking_lot::{Condvar, Mutex, MutexGuard};
 use slotmap::{DefaultKey, Key as _, KeyData, SlotMap};
 
+use super::readiness::Readiness;
 use crate::abi::{WGPUCallbackMode, WGPUFuture};
 
 /// When a callback may run (the `WGPUCallbackMode`s).
@@ -130,6 +131,8 @@ pub(super) struct Inner {
     ready_process: BTreeMap<u64, DefaultKey>,
     /// Ready spontaneous events, by sequence number.
     ready_spontaneous: BTreeMap<u64, DefaultKey>,
+    /// Readable while `ready_process` is not empty (when asked for).
+    readiness: Option<Readiness>,
 }
 
 /// One instance's futures.
@@ -156,7 +159,14 @@ pub(super) struct Taken {
 }
 
 impl Registry {
+    #[cfg(test)]
     pub(crate) fn new() -> Arc<Registry> {
+        Registry::with_readiness(None)
+    }
+
+    /// A registry that keeps `readiness` readable while ProcessEvents has
+    /// callbacks to run.
+    pub(crate) fn with_readiness(readiness: Option<Readiness>) -> Arc<Registry> {
         static NEXT_TAG: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
         let tag = NEXT_TAG.fetch_add(1, std::sync::atomic::Ordering::Relaxed) % 255 + 1;
         Arc::new(Registry {
@@ -168,6 +178,7 @@ impl Registry {
                 closed: false,
                 ready_process: BTreeMap::new(),
                 ready_spontaneous: BTreeMap::new(),
+                readiness,
             }),
             changed: Condvar::new(),
         })
@@ -222,6 +233,18 @@ impl Registry {
         self.inner.lock()
     }
 
+    /// The readiness descriptor, if this registry has one.
+    #[cfg(unix)]
+    pub(crate) fn readiness_fd(&self) -> Option<std::os::fd::RawFd> {
+        self.inner.lock().readiness.as_ref().map(Readiness::fd)
+    }
+
+    /// The readiness event handle, if this registry has one.
+    #[cfg(windows)]
+    pub(crate) fn readiness_event(&self) -> Option<*mut std::ffi::c_void> {
+        self.inner.lock().readiness.as_ref().map(Readiness::event)
+    }
+
     /// Marks the instance released and runs every callback not yet
     /// delivered with `CallbackCancelled`, in future order, on this thread.
     /// Events being delivered by another thread finish there.
@@ -240,6 +263,7 @@ impl Registry {
         }
         inner.ready_process.clear();
         inner.ready_spontaneous.clear();
+        inner.sync_readiness();
         drop(inner);
         self.changed.notify_all();
         taken.sort_by_key(|(seq, _)| *seq);
@@ -337,7 +361,20 @@ impl Inner {
             }
             self.unlist_ready(seq, mode);
         }
+        self.sync_readiness();
         taken
+    }
+
+    /// Sets the readiness handle iff ProcessEvents has something to run.
+    fn sync_readiness(&mut self) {
+        let pending = !self.ready_process.is_empty();
+        if let Some(r) = self.readiness.as_mut() {
+            if pending {
+                r.set()
+            } else {
+                r.clear()
+            }
+        }
     }
 
     fn unlist_ready(&mut self, seq: u64, mode: Mode) {
@@ -379,6 +416,7 @@ impl<R: Send + 'static> Completer<R> {
         let (seq, mode) = (ev.seq, ev.mode);
         if mode != Mode::WaitAnyOnly {
             inner.ready_process.insert(seq, key);
+            inner.sync_readiness();
         }
         if mode == Mode::AllowSpontaneous {
             inner.ready_spontaneous.insert(seq, key);
