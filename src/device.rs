@@ -3,7 +3,7 @@
 use std::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
 use std::sync::{Arc, Weak};
 
-use parking_lot::Mutex;
+use parking_lot::{Mutex, RwLock};
 use wgpu_core::id::{DeviceId, QueueId};
 use wgpu_types as wgt;
 
@@ -39,6 +39,11 @@ pub(crate) struct Device {
     pub(crate) features: wgt::Features,
     pub(crate) limits: wgt::Limits,
     pub(crate) progress: Arc<Progress>,
+    /// Held shared around every wgpu-core call that may run the device's
+    /// maintenance (polls, submits) and exclusively around map and unmap
+    /// calls. wgpu-core maps a ready buffer in maintenance outside its map
+    /// state lock, so an unmap or map racing with it would be lost.
+    pub(crate) maintain_lock: Arc<RwLock<()>>,
     lost: AtomicBool,
     shared: Arc<LostShared>,
     lost_completer: Mutex<Option<Completer<LostResult>>>,
@@ -109,9 +114,11 @@ impl Device {
         let shared = Arc::new(LostShared { handle: AtomicPtr::new(std::ptr::null_mut()) });
         let (lost_future, lost_completer) = register_lost(&instance, &desc.deviceLostCallbackInfo, lost_mode, &shared);
         let global = instance.global.clone();
+        let maintain_lock = Arc::new(RwLock::new(()));
         let progress = Progress::start(
             global.clone(),
             id,
+            maintain_lock.clone(),
             label.clone(),
             Box::new(move || {
                 global.queue_drop(queue_id);
@@ -130,6 +137,7 @@ impl Device {
             features,
             limits,
             progress,
+            maintain_lock,
             lost: AtomicBool::new(false),
             shared,
             lost_completer: Mutex::new(Some(lost_completer)),
@@ -235,6 +243,7 @@ impl Device {
             log::debug!(target: "wgpu_shim", "error on a lost device (discarded): {message}");
             return;
         }
+        log::debug!(target: "wgpu_shim", "{} error: {message}", error_type_name(kind));
         if crate::error_scope::capture(self.serial, kind, &message) {
             return;
         }

@@ -117,7 +117,7 @@ pub unsafe extern "C" fn wgpuCreateInstance(descriptor: *const WGPUInstanceDescr
             true => Some(Readiness::new().map_err(|e| reject!("cannot create the readiness handle: {e}"))?),
             false => None,
         };
-        let global = Global::new("wgpu-shim", wgt_desc, None);
+        let global = crate::drivers::pinning(|| Global::new("wgpu-shim", wgt_desc, None));
         let instance = Arc::new(Instance {
             global: Arc::new(global),
             registry: Registry::with_readiness(readiness),

@@ -22,6 +22,7 @@ mod compute_pipeline;
 mod conv;
 mod conv_device;
 mod device;
+mod drivers;
 mod error_scope;
 mod ext;
 mod futures;

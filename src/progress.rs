@@ -19,7 +19,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use ash::vk;
-use parking_lot::{Condvar, Mutex};
+use parking_lot::{Condvar, Mutex, RwLock};
 use wgpu_core::global::Global;
 use wgpu_core::id::DeviceId;
 
@@ -58,6 +58,7 @@ impl Progress {
     pub(crate) fn start(
         global: Arc<Global>,
         device_id: DeviceId,
+        maintain_lock: Arc<RwLock<()>>,
         name: String,
         on_exit: Box<dyn FnOnce() + Send>,
     ) -> Arc<Progress> {
@@ -78,7 +79,7 @@ impl Progress {
         });
         let thread_progress = progress.clone();
         let spawned = std::thread::Builder::new().name(format!("wgpu-shim progress ({name})")).spawn(move || {
-            thread_progress.run(&global, device_id);
+            thread_progress.run(&global, device_id, &maintain_lock);
             thread_progress.destroy_waker();
             on_exit();
         });
@@ -129,7 +130,7 @@ impl Progress {
         self.cond.notify_one();
     }
 
-    fn run(&self, global: &Global, device_id: DeviceId) {
+    fn run(&self, global: &Global, device_id: DeviceId, maintain_lock: &RwLock<()>) {
         loop {
             {
                 let mut st = self.state.lock();
@@ -144,7 +145,11 @@ impl Progress {
             }
             // Completion closures run in here and only mark events ready.
             let fence_before = self.waker.as_ref().map(|w| w.fence_value());
-            if let Err(err) = global.device_poll(device_id, wgpu_types::PollType::Poll) {
+            let polled = {
+                let _shared = maintain_lock.read();
+                global.device_poll(device_id, wgpu_types::PollType::Poll)
+            };
+            if let Err(err) = polled {
                 log::debug!(target: "wgpu_shim", "device poll: {err}");
             }
             crate::futures::flush_spontaneous();
@@ -166,6 +171,7 @@ impl Progress {
                     let wait = wgpu_types::PollType::Wait { submission_index: None, timeout: Some(WAIT_SLICE) };
                     // Fallback: a bounded wait (it holds wgpu-core's snatch
                     // lock for at most WAIT_SLICE).
+                    let _shared = maintain_lock.read();
                     let _ = global.device_poll(device_id, wait);
                 }
             }

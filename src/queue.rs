@@ -72,7 +72,10 @@ pub unsafe extern "C" fn wgpuQueueSubmit(queue: WGPUQueue, command_count: usize,
             device.report_validation(why);
             return Ok(());
         }
-        let result = device.global().queue_submit(device.queue_id, &ids);
+        let result = {
+            let _shared = device.maintain_lock.read();
+            device.global().queue_submit(device.queue_id, &ids)
+        };
         for id in ids {
             device.global().command_buffer_drop(id);
         }

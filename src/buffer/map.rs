@@ -140,7 +140,11 @@ impl Buffer {
             ));
         }
         if core_mapped && self.valid {
-            if let Err(err) = self.device.global().buffer_unmap(self.id) {
+            let unmapped = {
+                let _exclusive = self.device.maintain_lock.write();
+                self.device.global().buffer_unmap(self.id)
+            };
+            if let Err(err) = unmapped {
                 log::debug!(target: "wgpu_shim", "unmap: {}", crate::error_scope::describe(&err));
             }
         }
@@ -367,7 +371,11 @@ pub(crate) unsafe fn map_async(
             None => progress.end_op(),
         })),
     };
-    if let Err(err) = device.global().buffer_map_async(buffer.id, offset, Some(range_size), op) {
+    let started = {
+        let _exclusive = device.maintain_lock.write();
+        device.global().buffer_map_async(buffer.id, offset, Some(range_size), op)
+    };
+    if let Err(err) = started {
         // The callback already ran with this error.
         device.report(err);
     }
