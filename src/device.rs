@@ -288,9 +288,9 @@ impl Device {
 
 impl Drop for Device {
     fn drop(&mut self) {
-        // The progress thread drops the wgpu-core queue and device when it
-        // exits (it may be the thread running this drop).
-        self.progress.shutdown();
+        // Joins the progress thread, which then drops the wgpu-core queue and
+        // device: when the last reference goes, the device is really gone.
+        self.progress.stop();
     }
 }
 

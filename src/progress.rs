@@ -31,6 +31,9 @@ pub(crate) struct Progress {
     state: Mutex<State>,
     cond: Condvar,
     waker: Option<VkWaker>,
+    thread: Mutex<Option<std::thread::JoinHandle<()>>>,
+    /// Drops the wgpu-core ids once the thread is done with them.
+    on_exit: Mutex<Option<Box<dyn FnOnce() + Send>>>,
 }
 
 struct State {
@@ -53,8 +56,8 @@ struct VkWaker {
 }
 
 impl Progress {
-    /// Starts the progress thread of `device_id`. `on_exit` runs on the
-    /// thread after it stops (it drops the wgpu-core ids).
+    /// Starts the progress thread of `device_id`. `on_exit` runs once the
+    /// thread stopped (it drops the wgpu-core ids): see [`Progress::stop`].
     pub(crate) fn start(
         global: Arc<Global>,
         device_id: DeviceId,
@@ -76,16 +79,18 @@ impl Progress {
             }),
             cond: Condvar::new(),
             waker,
+            thread: Mutex::new(None),
+            on_exit: Mutex::new(Some(on_exit)),
         });
         let thread_progress = progress.clone();
         let spawned = std::thread::Builder::new().name(format!("wgpu-shim progress ({name})")).spawn(move || {
             thread_progress.run(&global, device_id, &maintain_lock);
-            thread_progress.destroy_waker();
-            on_exit();
+            thread_progress.finish();
         });
-        if let Err(err) = spawned {
+        match spawned {
+            Ok(handle) => *progress.thread.lock() = Some(handle),
             // Without a thread, callbacks would never arrive: say so loudly.
-            log::error!(target: "wgpu_shim", "device {name:?}: cannot start its progress thread: {err}");
+            Err(err) => log::error!(target: "wgpu_shim", "device {name:?}: cannot start its progress thread: {err}"),
         }
         progress
     }
@@ -112,11 +117,35 @@ impl Progress {
         }
     }
 
-    /// Stops the thread; it finishes its current step and exits.
-    pub(crate) fn shutdown(&self) {
-        let mut st = self.state.lock();
-        st.shutdown = true;
-        self.wake(&mut st);
+    /// Stops the thread and tears down (the device is being dropped). The
+    /// thread is joined, so the wgpu-core device, and with it possibly the
+    /// driver, is gone when this returns; called on the progress thread
+    /// itself (the device's last reference dropped in a callback it
+    /// delivered), the thread tears down when the callback returns.
+    pub(crate) fn stop(&self) {
+        {
+            let mut st = self.state.lock();
+            st.shutdown = true;
+            self.wake(&mut st);
+        }
+        let handle = self.thread.lock().take();
+        match handle {
+            Some(h) if h.thread().id() == std::thread::current().id() => return,
+            Some(h) => {
+                if h.join().is_err() {
+                    log::error!(target: "wgpu_shim", "the progress thread panicked");
+                }
+            }
+            None => {}
+        }
+        self.finish();
+    }
+
+    /// Destroys the wake semaphore and drops the ids, once.
+    fn finish(&self) {
+        let Some(on_exit) = self.on_exit.lock().take() else { return };
+        self.destroy_waker();
+        on_exit();
     }
 
     fn wake(&self, st: &mut State) {
