@@ -131,12 +131,8 @@ impl Progress {
         let handle = self.thread.lock().take();
         match handle {
             Some(h) if h.thread().id() == std::thread::current().id() => return,
-            Some(h) => {
-                if h.join().is_err() {
-                    log::error!(target: "wgpu_shim", "the progress thread panicked");
-                }
-            }
-            None => {}
+            Some(h) if h.join().is_err() => log::error!(target: "wgpu_shim", "the progress thread panicked"),
+            _ => {}
         }
         self.finish();
     }
