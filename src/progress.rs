@@ -129,10 +129,14 @@ impl Progress {
             self.wake(&mut st);
         }
         let handle = self.thread.lock().take();
-        match handle {
-            Some(h) if h.thread().id() == std::thread::current().id() => return,
-            Some(h) if h.join().is_err() => log::error!(target: "wgpu_shim", "the progress thread panicked"),
-            _ => {}
+        if let Some(h) = handle {
+            if h.thread().id() == std::thread::current().id() {
+                return;
+            }
+            let joined = h.join();
+            if joined.is_err() {
+                log::error!(target: "wgpu_shim", "the progress thread panicked");
+            }
         }
         self.finish();
     }
