@@ -146,6 +146,7 @@ impl Device {
             queue_handle: Mutex::new(QueueSlot(std::ptr::null_mut())),
             buffers: Mutex::new(Vec::new()),
         });
+        device.instance.track_device(&device);
         // Loss that wgpu-core detects (driver failure) reaches us here.
         let weak = Arc::downgrade(&device);
         device.global().device_set_device_lost_closure(
@@ -206,7 +207,20 @@ impl Device {
             self.global().device_destroy(self.id);
         }
         self.lose(WGPUDeviceLostReason::Destroyed, "the device was destroyed".into());
-        self.progress.nudge();
+        self.poll_now();
+    }
+
+    /// Runs wgpu-core's maintenance once without waiting: completes work
+    /// that needs no GPU progress (a map of an idle buffer, a work-done with
+    /// nothing in flight) right away, in the calling thread.
+    pub(crate) fn poll_now(&self) {
+        let polled = {
+            let _shared = self.maintain_lock.read();
+            self.global().device_poll(self.id, wgt::PollType::Poll)
+        };
+        if let Err(err) = polled {
+            log::debug!(target: "wgpu_shim", "device poll: {err}");
+        }
     }
 
     /// Remembers a buffer so that destroying the device destroys it.

@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
 
 use parking_lot::Mutex;
 
@@ -15,6 +15,7 @@ use crate::abi::*;
 use crate::adapter::Adapter;
 use crate::boundary::{self, call, refcounted, reject};
 use crate::callback::{SendFn, UserData};
+use crate::device::Device;
 use crate::futures::{Completer, Outcome, Readiness, Registry, Source, WaitRules};
 use crate::handle::{Handle, Object};
 
@@ -42,6 +43,8 @@ pub(crate) struct Instance {
     pub(crate) multiple_devices_per_adapter: bool,
     /// User events not signalled yet, by future id (`wgpu_shim.h`).
     pub(crate) user_events: Mutex<HashMap<u64, Completer<()>>>,
+    /// The devices made from this instance, for ProcessEvents' polls.
+    devices: Mutex<Vec<Weak<Device>>>,
     next_device_serial: AtomicU64,
 }
 
@@ -59,6 +62,25 @@ impl Instance {
     /// A serial number for a new device (identifies its queue as a source).
     pub(crate) fn next_device_serial(&self) -> u64 {
         self.next_device_serial.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// Remembers a device for [`Instance::poll_devices`].
+    pub(crate) fn track_device(&self, device: &Arc<Device>) {
+        let mut list = self.devices.lock();
+        list.retain(|d| d.strong_count() > 0);
+        list.push(Arc::downgrade(device));
+    }
+
+    /// Polls (without waiting) every device that has queue work pending, so
+    /// that an application polling with ProcessEvents or a zero-timeout
+    /// WaitAny sees completions as soon as the GPU signals them, without
+    /// waiting for the progress thread to be scheduled.
+    fn poll_devices(&self) {
+        let busy: Vec<Arc<Device>> =
+            self.devices.lock().iter().filter_map(Weak::upgrade).filter(|d| d.progress.busy()).collect();
+        for device in busy {
+            device.poll_now();
+        }
     }
 }
 
@@ -125,6 +147,7 @@ pub unsafe extern "C" fn wgpuCreateInstance(descriptor: *const WGPUInstanceDescr
             spirv,
             multiple_devices_per_adapter: multiple,
             user_events: Mutex::new(HashMap::new()),
+            devices: Mutex::new(Vec::new()),
             next_device_serial: AtomicU64::new(1),
         });
         Ok(Handle::into_raw(instance))
@@ -266,6 +289,7 @@ pub unsafe extern "C" fn wgpuInstanceProcessEvents(instance: WGPUInstance) {
     call("wgpuInstanceProcessEvents", (), || {
         // SAFETY: the C caller passes a live handle.
         let instance = unsafe { boundary::arg::<Instance>(instance, "instance") }?.obj().clone();
+        instance.poll_devices();
         instance.registry.process_events();
         Ok(())
     })

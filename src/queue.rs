@@ -82,7 +82,6 @@ pub unsafe extern "C" fn wgpuQueueSubmit(queue: WGPUQueue, command_count: usize,
         if let Err((_, err)) = result {
             device.report(err);
         }
-        device.progress.nudge();
         Ok(())
     })
 }
@@ -152,15 +151,17 @@ pub unsafe extern "C" fn wgpuQueueOnSubmittedWorkDone(
             });
         device.progress.begin_op();
         let progress = device.progress.clone();
-        device.global().queue_on_submitted_work_done(
+        let waits_for = device.global().queue_on_submitted_work_done(
             device.queue_id,
             Box::new(move || {
                 progress.end_op();
                 completer.complete(());
             }),
         );
-        // With nothing in flight it is done at the next poll.
-        device.progress.nudge();
+        if waits_for == 0 {
+            // Nothing in flight: it is done at the next poll, which is now.
+            device.poll_now();
+        }
         Ok(future)
     })
 }

@@ -148,7 +148,6 @@ impl Buffer {
                 log::debug!(target: "wgpu_shim", "unmap: {}", crate::error_scope::describe(&err));
             }
         }
-        self.device.progress.nudge();
     }
 
     /// Aborts a pending map (the buffer's last release).
@@ -375,12 +374,12 @@ pub(crate) unsafe fn map_async(
         let _exclusive = device.maintain_lock.write();
         device.global().buffer_map_async(buffer.id, offset, Some(range_size), op)
     };
-    if let Err(err) = started {
+    match started {
+        // The buffer is idle: the map completes at the next poll, which is now.
+        Ok(0) => device.poll_now(),
+        Ok(_) => {}
         // The callback already ran with this error.
-        device.report(err);
+        Err(err) => device.report(err),
     }
-    // The map may be ready at the next poll (an idle buffer): make sure the
-    // progress thread polls again rather than waiting for the GPU.
-    device.progress.nudge();
     Ok(future)
 }
