@@ -34,3 +34,5 @@ mod procs;
 mod progress;
 mod queue;
 mod shader_module;
+mod texture;
+mod texture_view;
