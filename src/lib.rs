@@ -33,6 +33,7 @@ mod pipeline_layout;
 mod procs;
 mod progress;
 mod queue;
+mod sampler;
 mod shader_module;
 mod texture;
 mod texture_view;
