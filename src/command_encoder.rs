@@ -1,5 +1,6 @@
-//! `WGPUCommandEncoder`: buffer copies and clears, debug markers, compute
-//! passes, and `Finish`.
+//! `WGPUCommandEncoder`: buffer copies and clears, debug markers, and
+//! `Finish`. Compute passes are in `compute_pass`, texture copies in
+//! `texel_copy`.
 //!
 //! wgpu-core defers most encoding errors to `Finish`, which reports the
 //! first one on the device and returns an invalid command buffer. Errors it
@@ -58,7 +59,7 @@ impl CommandEncoder {
 
     /// Invalidates the wgpu-core encoder (by clearing an invalid buffer in
     /// it) and records `why` for `Finish`.
-    fn invalidate(&self, why: String) {
+    pub(crate) fn invalidate(&self, why: String) {
         let global = self.device.global();
         let buffer = crate::conv::invalid::buffer(global, self.device.id);
         // An error here means the encoder was already finished: `Finish`
@@ -69,7 +70,7 @@ impl CommandEncoder {
 
     /// Reports the result of an encoding call that wgpu-core can reject at
     /// once (an encoder already finished).
-    fn check<E: wgt::error::WebGpuError>(&self, result: Result<(), E>) {
+    pub(crate) fn check<E: wgt::error::WebGpuError>(&self, result: Result<(), E>) {
         if let Err(e) = result {
             self.device.report(e);
         }

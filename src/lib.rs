@@ -35,5 +35,6 @@ mod progress;
 mod queue;
 mod sampler;
 mod shader_module;
+mod texel_copy;
 mod texture;
 mod texture_view;
