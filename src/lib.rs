@@ -32,6 +32,7 @@ mod log;
 mod pipeline_layout;
 mod procs;
 mod progress;
+mod query_set;
 mod queue;
 mod sampler;
 mod shader_module;
