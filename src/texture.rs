@@ -230,8 +230,24 @@ unsafe fn convert_view(
         )
     }
     .map_err(crate::conv::chain_error)?;
-    if !chain.is_empty() {
-        return Err("WGPUTextureComponentSwizzleDescriptor is not supported".to_string());
+    // SAFETY: the sType names this struct.
+    let swizzle: Option<&WGPUTextureComponentSwizzleDescriptor> =
+        unsafe { chain.get(WGPUSType::TextureComponentSwizzleDescriptor) };
+    if let Some(sw) = swizzle {
+        // Only the identity swizzle (Undefined reads as identity), which
+        // needs no feature; wgpu-core has no view swizzle.
+        let s = &sw.swizzle;
+        let identity = [
+            (s.r, WGPUComponentSwizzle::R),
+            (s.g, WGPUComponentSwizzle::G),
+            (s.b, WGPUComponentSwizzle::B),
+            (s.a, WGPUComponentSwizzle::A),
+        ]
+        .iter()
+        .all(|(c, id)| *c == WGPUComponentSwizzle::Undefined || c == id);
+        if !identity {
+            return Err("a non-identity component swizzle needs TextureComponentSwizzle, which is not supported".into());
+        }
     }
     let fmt = match desc.format {
         WGPUTextureFormat::Undefined => None,

@@ -4,10 +4,12 @@
  * garbage, width 0, size beyond the limits, a chained
  * TextureBindingViewDimension (unsupported), a view format not in
  * viewFormats, a view of a garbage dimension, a view of more mip levels
- * than the texture has, a chained TextureComponentSwizzleDescriptor
- * (unsupported); a sampler with lodMinClamp > lodMaxClamp, a garbage address
- * mode or maxAnisotropy 0; a view of an invalid texture. A view with a
- * listed view format (sRGB) is valid. */
+ * than the texture has, a chained non-identity
+ * TextureComponentSwizzleDescriptor (unsupported; the identity swizzle,
+ * with Undefined components or R/G/B/A, is accepted); a sampler with
+ * lodMinClamp > lodMaxClamp, a garbage address mode or maxAnisotropy 0; a
+ * view of an invalid texture. A view with a listed view format (sRGB) is
+ * valid. */
 #include "tex_util.h"
 
 static WGPUTextureDescriptor good(void) {
@@ -99,6 +101,15 @@ int main(void) {
   vd = WGPU_TEXTURE_VIEW_DESCRIPTOR_INIT;
   WGPUTextureComponentSwizzleDescriptor sw = WGPU_TEXTURE_COMPONENT_SWIZZLE_DESCRIPTOR_INIT;
   vd.nextInChain = &sw.chain;
+  WGPUTextureView ident = NULL;
+  EXPECT_NO_VALIDATION(&ctx, ident = wgpuTextureCreateView(t, &vd));
+  CHECK(ident != NULL);
+  if (ident) wgpuTextureViewRelease(ident);
+  sw.swizzle.r = WGPUComponentSwizzle_R;
+  sw.swizzle.a = WGPUComponentSwizzle_A;
+  EXPECT_NO_VALIDATION(&ctx, ident = wgpuTextureCreateView(t, &vd));
+  if (ident) wgpuTextureViewRelease(ident);
+  sw.swizzle.g = WGPUComponentSwizzle_Zero;
   CHECK(view_error(&ctx, t, vd));
 
   /* A view of an invalid texture. */
