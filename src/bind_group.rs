@@ -1,7 +1,7 @@
 //! `WGPUBindGroup`.
 //!
-//! Entries may bind buffers. Samplers, texture views and external textures
-//! are not implemented by this library yet: an entry that names one is a
+//! Entries may bind buffers, samplers and texture views. External textures
+//! are not implemented by this library: an entry that names one is a
 //! validation error (the bind group is invalid).
 
 use std::borrow::Cow;
@@ -19,6 +19,8 @@ use crate::chain::{self, Chain};
 use crate::conv::binding::EntryKind;
 use crate::device::Device;
 use crate::handle::{Handle, Object};
+use crate::sampler::Sampler;
+use crate::texture_view::TextureView;
 
 /// A `WGPUBindGroup`.
 pub(crate) struct BindGroup {
@@ -76,8 +78,18 @@ unsafe fn read_entry(i: usize, e: &WGPUBindGroupEntry) -> ApiResult<Result<BindG
             return Ok(Ok(BindGroupEntry { binding: e.binding, resource }));
         }
         (EntryKind::Buffer, None) => "a buffer entry without a buffer",
-        (EntryKind::Sampler, _) => "samplers are not supported yet",
-        (EntryKind::TextureView, _) => "texture views are not supported yet",
+        (EntryKind::Sampler, _) => {
+            // SAFETY: the sampler handle is non-NULL here and live (caller).
+            let sampler = unsafe { boundary::arg::<Sampler>(e.sampler, &format!("entries[{i}].sampler")) }?;
+            let resource = BindingResource::Sampler(sampler.obj().id);
+            return Ok(Ok(BindGroupEntry { binding: e.binding, resource }));
+        }
+        (EntryKind::TextureView, _) => {
+            // SAFETY: the view handle is non-NULL here and live (caller).
+            let view = unsafe { boundary::arg::<TextureView>(e.textureView, &format!("entries[{i}].textureView")) }?;
+            let resource = BindingResource::TextureView(view.obj().id);
+            return Ok(Ok(BindGroupEntry { binding: e.binding, resource }));
+        }
         (EntryKind::ExternalTexture, _) => "external textures are not supported",
     };
     Ok(Err(format!("entry for binding {}: {what}", e.binding)))

@@ -1,5 +1,6 @@
-//! `WGPUCommandEncoder`: buffer copies and clears, debug markers, compute
-//! passes, and `Finish`.
+//! `WGPUCommandEncoder`: buffer copies and clears, timestamps and query
+//! resolves, debug markers, and `Finish`. Compute passes are in
+//! `compute_pass`, texture copies in `texel_copy`.
 //!
 //! wgpu-core defers most encoding errors to `Finish`, which reports the
 //! first one on the device and returns an invalid command buffer. Errors it
@@ -19,6 +20,7 @@ use crate::buffer::Buffer;
 use crate::command_buffer::CommandBuffer;
 use crate::device::Device;
 use crate::handle::{Handle, Object};
+use crate::query_set::QuerySet;
 
 /// A `WGPUCommandEncoder`.
 pub(crate) struct CommandEncoder {
@@ -58,7 +60,7 @@ impl CommandEncoder {
 
     /// Invalidates the wgpu-core encoder (by clearing an invalid buffer in
     /// it) and records `why` for `Finish`.
-    fn invalidate(&self, why: String) {
+    pub(crate) fn invalidate(&self, why: String) {
         let global = self.device.global();
         let buffer = crate::conv::invalid::buffer(global, self.device.id);
         // An error here means the encoder was already finished: `Finish`
@@ -69,7 +71,7 @@ impl CommandEncoder {
 
     /// Reports the result of an encoding call that wgpu-core can reject at
     /// once (an encoder already finished).
-    fn check<E: wgt::error::WebGpuError>(&self, result: Result<(), E>) {
+    pub(crate) fn check<E: wgt::error::WebGpuError>(&self, result: Result<(), E>) {
         if let Err(e) = result {
             self.device.report(e);
         }
@@ -178,6 +180,65 @@ pub unsafe extern "C" fn wgpuCommandEncoderClearBuffer(
             buffer.id,
             offset,
             crate::conv::whole_size(size),
+        ));
+        Ok(())
+    })
+}
+
+/// Writes a timestamp into a query (needs the TimestampQuery feature;
+/// wgpu-core reports its absence when the encoder finishes).
+///
+/// # Safety
+/// `command_encoder` and `query_set` are live handles.
+#[no_mangle]
+pub unsafe extern "C" fn wgpuCommandEncoderWriteTimestamp(
+    command_encoder: WGPUCommandEncoder,
+    query_set: WGPUQuerySet,
+    query_index: u32,
+) {
+    call("wgpuCommandEncoderWriteTimestamp", (), || {
+        // SAFETY: the C caller passes live handles.
+        let (encoder, set) = unsafe {
+            (
+                boundary::arg::<CommandEncoder>(command_encoder, "commandEncoder")?.obj(),
+                boundary::arg::<QuerySet>(query_set, "querySet")?.obj(),
+            )
+        };
+        encoder.check(encoder.device.global().command_encoder_write_timestamp(encoder.id, set.id, query_index));
+        Ok(())
+    })
+}
+
+/// Writes the results of `query_count` queries from `first_query` on into
+/// `destination` (8 bytes each, at a 256-aligned offset).
+///
+/// # Safety
+/// `command_encoder`, `query_set` and `destination` are live handles.
+#[no_mangle]
+pub unsafe extern "C" fn wgpuCommandEncoderResolveQuerySet(
+    command_encoder: WGPUCommandEncoder,
+    query_set: WGPUQuerySet,
+    first_query: u32,
+    query_count: u32,
+    destination: WGPUBuffer,
+    destination_offset: u64,
+) {
+    call("wgpuCommandEncoderResolveQuerySet", (), || {
+        // SAFETY: the C caller passes live handles.
+        let (encoder, set, dst) = unsafe {
+            (
+                boundary::arg::<CommandEncoder>(command_encoder, "commandEncoder")?.obj(),
+                boundary::arg::<QuerySet>(query_set, "querySet")?.obj(),
+                boundary::arg::<Buffer>(destination, "destination")?.obj(),
+            )
+        };
+        encoder.check(encoder.device.global().command_encoder_resolve_query_set(
+            encoder.id,
+            set.id,
+            first_query,
+            query_count,
+            dst.id,
+            destination_offset,
         ));
         Ok(())
     })

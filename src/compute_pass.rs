@@ -10,7 +10,7 @@
 use std::sync::Arc;
 
 use parking_lot::Mutex;
-use wgpu_core::command::{ComputePass, ComputePassDescriptor};
+use wgpu_core::command::{ComputePass, ComputePassDescriptor, PassTimestampWrites};
 use wgpu_core::global::Global;
 use wgpu_types as wgt;
 
@@ -22,6 +22,7 @@ use crate::command_encoder::CommandEncoder;
 use crate::compute_pipeline::ComputePipeline;
 use crate::device::Device;
 use crate::handle::{Handle, Object};
+use crate::query_set::QuerySet;
 
 /// A `WGPUComputePassEncoder`.
 pub(crate) struct ComputePassEncoder {
@@ -52,10 +53,10 @@ impl ComputePassEncoder {
     }
 }
 
-/// Begins a compute pass. `descriptor` may be NULL. Timestamp writes need
-/// query sets, which this library does not implement yet: a non-NULL
-/// `timestampWrites` invalidates the pass, and the encoder's `Finish`
-/// reports the validation error.
+/// Begins a compute pass. `descriptor` may be NULL. `timestampWrites`
+/// (NULL for none) names a timestamp query set and the indices written at
+/// the beginning and end of the pass (`WGPU_QUERY_SET_INDEX_UNDEFINED`:
+/// not written); errors in it surface at the encoder's `Finish`.
 ///
 /// # Safety
 /// `command_encoder` is a live handle; `descriptor` is NULL or points at a
@@ -72,6 +73,7 @@ pub unsafe extern "C" fn wgpuCommandEncoderBeginComputePass(
             unsafe { (boundary::arg::<CommandEncoder>(command_encoder, "commandEncoder")?.obj(), descriptor.as_ref()) };
         let mut label = String::new();
         let mut problem = None;
+        let mut timestamps = None;
         if let Some(desc) = desc {
             // SAFETY: the descriptor's label and chain are valid (caller).
             let chain = unsafe {
@@ -80,13 +82,17 @@ pub unsafe extern "C" fn wgpuCommandEncoderBeginComputePass(
             };
             if let Err(why) = chain {
                 problem = Some(crate::conv::chain_error(why));
-            } else if !desc.timestampWrites.is_null() {
-                problem = Some("timestampWrites needs query sets, which are not supported yet".to_string());
+            }
+            // SAFETY: `timestampWrites` is NULL or valid, with a live query
+            // set (caller).
+            match unsafe { timestamp_writes(desc.timestampWrites) }? {
+                Ok(tw) => timestamps = tw,
+                Err(why) => problem = problem.or(Some(why)),
             }
         }
         let device = encoder.device.clone();
         let global = device.global();
-        let wgpu_desc = ComputePassDescriptor { label: crate::conv::label(&label), timestamp_writes: None };
+        let wgpu_desc = ComputePassDescriptor { label: crate::conv::label(&label), timestamp_writes: timestamps };
         let (mut pass, error) = global.command_encoder_begin_compute_pass(encoder.id, &wgpu_desc);
         if let Some(e) = error {
             device.report(e);
@@ -101,6 +107,31 @@ pub unsafe extern "C" fn wgpuCommandEncoderBeginComputePass(
         let pass = ComputePassEncoder { device, pass: Mutex::new(pass), label: Mutex::new(label) };
         Ok(Handle::into_raw(Arc::new(pass)))
     })
+}
+
+/// Reads a pass's `timestampWrites` (NULL: none). The outer error is a
+/// rejection (a NULL or wrong-type query set), the inner one a validation
+/// error (a malformed chain).
+///
+/// # Safety
+/// `tw` is NULL or valid, with NULL or a live query set.
+pub(crate) unsafe fn timestamp_writes(
+    tw: *const WGPUPassTimestampWrites,
+) -> boundary::ApiResult<Result<Option<PassTimestampWrites>, String>> {
+    // SAFETY: NULL or valid (caller).
+    let Some(tw) = (unsafe { tw.as_ref() }) else { return Ok(Ok(None)) };
+    // SAFETY: the query set is NULL or live (caller).
+    let set = unsafe { boundary::arg::<QuerySet>(tw.querySet, "timestampWrites.querySet") }?.obj();
+    // SAFETY: the chain is valid (caller).
+    if let Err(why) = unsafe { crate::chain::expect_none(tw.nextInChain, "WGPUPassTimestampWrites") } {
+        return Ok(Err(crate::conv::chain_error(why)));
+    }
+    let index = |i: u32| (i != WGPU_QUERY_SET_INDEX_UNDEFINED).then_some(i);
+    Ok(Ok(Some(PassTimestampWrites {
+        query_set: set.id,
+        beginning_of_pass_write_index: index(tw.beginningOfPassWriteIndex),
+        end_of_pass_write_index: index(tw.endOfPassWriteIndex),
+    })))
 }
 
 /// Sets the pipeline for the following dispatches.

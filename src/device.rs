@@ -16,6 +16,7 @@ use crate::futures::{Completer, Mode, Outcome, Source};
 use crate::handle::{Handle, Object};
 use crate::instance::Instance;
 use crate::progress::Progress;
+use crate::texture::Texture;
 
 type LostResult = (WGPUDeviceLostReason, String);
 
@@ -53,6 +54,8 @@ pub(crate) struct Device {
     queue_handle: Mutex<QueueSlot>,
     /// Buffers made by this device, for destroy.
     buffers: Mutex<Vec<Weak<Buffer>>>,
+    /// Textures made by this device, for destroy.
+    textures: Mutex<Vec<Weak<Texture>>>,
 }
 
 /// The raw queue handle, kept so `GetQueue` returns the same one.
@@ -145,6 +148,7 @@ impl Device {
             uncaptured,
             queue_handle: Mutex::new(QueueSlot(std::ptr::null_mut())),
             buffers: Mutex::new(Vec::new()),
+            textures: Mutex::new(Vec::new()),
         });
         device.instance.track_device(&device);
         // Loss that wgpu-core detects (driver failure) reaches us here.
@@ -196,12 +200,17 @@ impl Device {
         }
     }
 
-    /// `wgpuDeviceDestroy`: destroys every buffer (aborting pending maps),
-    /// destroys the wgpu-core device, and loses the device (`Destroyed`).
+    /// `wgpuDeviceDestroy`: destroys every buffer (aborting pending maps)
+    /// and texture, destroys the wgpu-core device, and loses the device
+    /// (`Destroyed`).
     pub(crate) fn destroy(&self) {
         let buffers: Vec<Arc<Buffer>> = self.buffers.lock().iter().filter_map(Weak::upgrade).collect();
         for buffer in buffers {
             buffer.destroy();
+        }
+        let textures: Vec<Arc<Texture>> = self.textures.lock().iter().filter_map(Weak::upgrade).collect();
+        for texture in textures {
+            texture.destroy();
         }
         if !self.is_lost() {
             self.global().device_destroy(self.id);
@@ -225,11 +234,12 @@ impl Device {
 
     /// Remembers a buffer so that destroying the device destroys it.
     pub(crate) fn track_buffer(&self, buffer: &Arc<Buffer>) {
-        let mut list = self.buffers.lock();
-        if list.len() >= 64 && list.len().is_power_of_two() {
-            list.retain(|w| w.strong_count() > 0);
-        }
-        list.push(Arc::downgrade(buffer));
+        track(&mut self.buffers.lock(), buffer);
+    }
+
+    /// Remembers a texture so that destroying the device destroys it.
+    pub(crate) fn track_texture(&self, texture: &Arc<Texture>) {
+        track(&mut self.textures.lock(), texture);
     }
 
     /// Reports a wgpu-core error on this device (error scopes, else the
@@ -306,6 +316,14 @@ impl Drop for Device {
         // device: when the last reference goes, the device is really gone.
         self.progress.stop();
     }
+}
+
+/// Adds `obj` to a weak list, pruning dead entries as the list grows.
+fn track<T>(list: &mut Vec<Weak<T>>, obj: &Arc<T>) {
+    if list.len() >= 64 && list.len().is_power_of_two() {
+        list.retain(|w| w.strong_count() > 0);
+    }
+    list.push(Arc::downgrade(obj));
 }
 
 fn error_type_name(kind: WGPUErrorType) -> &'static str {

@@ -1,4 +1,4 @@
-//! `WGPUQueue`: submission, buffer writes, work-done futures.
+//! `WGPUQueue`: submission, buffer and texture writes, work-done futures.
 
 use std::sync::Arc;
 
@@ -110,6 +110,48 @@ pub unsafe extern "C" fn wgpuQueueWriteBuffer(
         let device = &queue.device;
         if let Err(err) = device.global().queue_write_buffer(device.queue_id, buffer.id, buffer_offset, bytes) {
             device.report(err);
+        }
+        Ok(())
+    })
+}
+
+/// Writes texel data into a texture through the queue. Layout rules are
+/// those of `wgpuCommandEncoderCopyBufferToTexture`, without the 256-byte
+/// row alignment.
+///
+/// # Safety
+/// `queue` is a live queue; `destination`, `data_layout` and `write_size`
+/// are NULL or valid (with a live texture); `data` points at `data_size`
+/// readable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn wgpuQueueWriteTexture(
+    queue: WGPUQueue,
+    destination: *const WGPUTexelCopyTextureInfo,
+    data: *const std::ffi::c_void,
+    data_size: usize,
+    data_layout: *const WGPUTexelCopyBufferLayout,
+    write_size: *const WGPUExtent3D,
+) {
+    call("wgpuQueueWriteTexture", (), || {
+        // SAFETY: the C caller passes a live handle, valid structs and
+        // `data_size` readable bytes.
+        let (queue, dst, bytes, layout, size) = unsafe {
+            (
+                boundary::arg::<Queue>(queue, "queue")?.obj(),
+                crate::texel_copy::texture_info(boundary::ptr_arg(destination, "destination")?, "destination")?,
+                boundary::slice_arg(data.cast::<u8>(), data_size, "data")?,
+                crate::texel_copy::buffer_layout(boundary::ptr_arg(data_layout, "dataLayout")?),
+                crate::texel_copy::extent(boundary::ptr_arg(write_size, "writeSize")?),
+            )
+        };
+        let device = &queue.device;
+        match dst {
+            Ok(dst) => {
+                if let Err(err) = device.global().queue_write_texture(device.queue_id, &dst, bytes, &layout, &size) {
+                    device.report(err);
+                }
+            }
+            Err(why) => device.report_validation(format!("wgpuQueueWriteTexture: destination: {why}")),
         }
         Ok(())
     })

@@ -1,0 +1,38 @@
+//! `WGPUTextureView` (made by `wgpuTextureCreateView`, in [`crate::texture`]).
+
+use std::sync::Arc;
+
+use parking_lot::Mutex;
+use wgpu_core::id::TextureViewId;
+
+use crate::abi::*;
+use crate::boundary::{refcounted, set_label};
+use crate::handle::Object;
+use crate::texture::Texture;
+
+/// A `WGPUTextureView`. It keeps its texture alive.
+pub(crate) struct TextureView {
+    pub(crate) texture: Arc<Texture>,
+    pub(crate) id: TextureViewId,
+    pub(crate) label: Mutex<String>,
+}
+
+impl TextureView {
+    pub(crate) fn new(texture: Arc<Texture>, id: TextureViewId, label: String) -> TextureView {
+        TextureView { texture, id, label: Mutex::new(label) }
+    }
+}
+
+impl Object for TextureView {
+    type Raw = WGPUTextureViewImpl;
+    const NAME: &'static str = "WGPUTextureView";
+}
+
+impl Drop for TextureView {
+    fn drop(&mut self) {
+        self.texture.device.global().texture_view_drop(self.id);
+    }
+}
+
+refcounted!(TextureView, WGPUTextureView, wgpuTextureViewAddRef, wgpuTextureViewRelease);
+set_label!(TextureView, WGPUTextureView, wgpuTextureViewSetLabel);
