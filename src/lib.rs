@@ -33,4 +33,5 @@ mod pipeline_layout;
 mod procs;
 mod progress;
 mod queue;
+mod render_pipeline;
 mod shader_module;
