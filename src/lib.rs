@@ -33,5 +33,7 @@ mod pipeline_layout;
 mod procs;
 mod progress;
 mod queue;
+mod render_bundle;
+mod render_bundle_encoder;
 mod render_pipeline;
 mod shader_module;
