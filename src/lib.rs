@@ -35,5 +35,7 @@ mod progress;
 mod queue;
 mod render_bundle;
 mod render_bundle_encoder;
+mod render_pass;
+mod render_pass_commands;
 mod render_pipeline;
 mod shader_module;

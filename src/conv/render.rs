@@ -237,6 +237,36 @@ pub(crate) fn color_target(
     Ok(Some(wgt::ColorTargetState { format, blend, write_mask }))
 }
 
+/// A load operation with its clear value; `Undefined` is an error.
+pub(crate) fn load_op<V>(op: WGPULoadOp, clear: V) -> Result<wgt::LoadOp<V>, String> {
+    match op {
+        WGPULoadOp::Load => Ok(wgt::LoadOp::Load),
+        WGPULoadOp::Clear => Ok(wgt::LoadOp::Clear(clear)),
+        WGPULoadOp::Undefined => Err("loadOp is Undefined".to_string()),
+        other => Err(format!("loadOp {:#x} is not a WGPULoadOp", other.0)),
+    }
+}
+
+/// A store operation; `Undefined` is an error.
+pub(crate) fn store_op(op: WGPUStoreOp) -> Result<wgt::StoreOp, String> {
+    match op {
+        WGPUStoreOp::Store => Ok(wgt::StoreOp::Store),
+        WGPUStoreOp::Discard => Ok(wgt::StoreOp::Discard),
+        WGPUStoreOp::Undefined => Err("storeOp is Undefined".to_string()),
+        other => Err(format!("storeOp {:#x} is not a WGPUStoreOp", other.0)),
+    }
+}
+
+/// A color (clear value, blend constant): every channel must be finite.
+pub(crate) fn color(c: &WGPUColor) -> Result<wgt::Color, String> {
+    for v in [c.r, c.g, c.b, c.a] {
+        if !v.is_finite() {
+            return Err(format!("color has the non-finite channel value {v}"));
+        }
+    }
+    Ok(wgt::Color { r: c.r, g: c.g, b: c.b, a: c.a })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -288,6 +318,9 @@ mod tests {
         assert!(step_mode(WGPUVertexStepMode(7), 0).is_err());
         assert_eq!(vertex_format(WGPUVertexFormat::Unorm8x4BGRA), Ok(wgt::VertexFormat::Unorm8x4Bgra));
         assert!(vertex_format(WGPUVertexFormat(0)).is_err());
+        assert!(load_op(WGPULoadOp::Undefined, ()).is_err());
+        assert!(store_op(WGPUStoreOp::Undefined).is_err());
+        assert!(color(&WGPUColor { r: f64::NAN, g: 0.0, b: 0.0, a: 0.0 }).is_err());
         let face = stencil_face(&WGPUStencilFaceState::default(), "f").unwrap();
         assert_eq!(face, wgt::StencilFaceState::IGNORE);
     }
