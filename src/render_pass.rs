@@ -55,14 +55,19 @@ impl RenderPassEncoder {
     }
 
     /// Makes the pass invalid for a validation error this library found:
-    /// ending it invalidates the encoder, whose `Finish` reports `why`.
+    /// ending it invalidates the encoder, whose `Finish` reports `why`. On
+    /// a pass that already ended, `why` is reported at once instead.
     pub(crate) fn invalidate(&self, why: String) {
         let global = self.device.global();
         let buffer = crate::conv::invalid::buffer(global, self.device.id);
-        // Fails at once (the buffer is invalid), which invalidates the pass.
-        // An immediate error means the pass already ended: nothing to mark.
-        let _ = global.render_pass_draw_indirect(&mut self.pass.lock(), buffer.id, 0);
-        self.encoder.poison(why);
+        // Records a command that fails (the buffer is invalid), which
+        // invalidates the pass; an immediate error means the pass ended.
+        let open = global.render_pass_draw_indirect(&mut self.pass.lock(), buffer.id, 0).is_ok();
+        if open {
+            self.encoder.poison(why);
+        } else {
+            self.device.report_validation(why);
+        }
     }
 }
 

@@ -42,6 +42,8 @@ int main(void) {
   CHECK(cb != NULL);
   /* Ending again: at once. */
   EXPECT_VALIDATION(&ctx, wgpuRenderPassEncoderEnd(pass));
+  EXPECT_VALIDATION(&ctx, wgpuRenderPassEncoderDraw(pass, 3, 1, 0, 0));
+  EXPECT_VALIDATION(&ctx, wgpuRenderPassEncoderSetViewport(pass, 0, 0, NAN, 1, 0, 1));
   if (cb) wgpuCommandBufferRelease(cb);
   wgpuRenderPassEncoderRelease(pass);
   wgpuCommandEncoderRelease(enc);
