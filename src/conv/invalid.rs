@@ -14,10 +14,12 @@ use std::borrow::Cow;
 use wgpu_core::binding_model::{BindGroupDescriptor, BindGroupEntry, BindingResource, BufferBinding};
 use wgpu_core::global::Global;
 use wgpu_core::id::{
-    BindGroupId, BindGroupLayoutId, BufferId, ComputePipelineId, DeviceId, PipelineLayoutId, ShaderModuleId,
+    BindGroupId, BindGroupLayoutId, BufferId, ComputePipelineId, DeviceId, PipelineLayoutId, RenderPipelineId,
+    ShaderModuleId,
 };
 use wgpu_core::pipeline::{
-    ComputePipelineDescriptor, ProgrammableStageDescriptor, ShaderModuleDescriptor, ShaderModuleSource,
+    ComputePipelineDescriptor, ProgrammableStageDescriptor, RenderPipelineDescriptor, ShaderModuleDescriptor,
+    ShaderModuleSource, VertexState,
 };
 use wgpu_types as wgt;
 
@@ -111,6 +113,33 @@ pub(crate) fn compute_pipeline(global: &Global, device: DeviceId, label: &str) -
         cache: None,
     };
     let (id, _) = global.device_create_compute_pipeline(device, &desc, None);
+    global.shader_module_drop(module);
+    id
+}
+
+/// An invalid render pipeline (its shader module is invalid).
+pub(crate) fn render_pipeline(global: &Global, device: DeviceId, label: &str) -> RenderPipelineId {
+    let module = shader_module(global, device, label);
+    let desc = RenderPipelineDescriptor {
+        label: super::label(label),
+        layout: None,
+        vertex: VertexState {
+            stage: ProgrammableStageDescriptor {
+                module,
+                entry_point: None,
+                constants: Default::default(),
+                zero_initialize_workgroup_memory: true,
+            },
+            buffers: Cow::Borrowed(&[]),
+        },
+        primitive: Default::default(),
+        depth_stencil: None,
+        multisample: Default::default(),
+        fragment: None,
+        multiview_mask: None,
+        cache: None,
+    };
+    let (id, _) = global.device_create_render_pipeline(device, &desc, None);
     global.shader_module_drop(module);
     id
 }

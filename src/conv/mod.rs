@@ -9,6 +9,7 @@ pub(crate) mod binding;
 pub(crate) mod format;
 pub(crate) mod invalid;
 pub(crate) mod pipeline;
+pub(crate) mod render;
 pub(crate) mod shader;
 
 use std::borrow::Cow;

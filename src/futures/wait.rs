@@ -96,8 +96,9 @@ impl Registry {
                 let taken = inner.take_for_delivery(&keys);
                 drop(inner);
                 // `completed` is set before any callback runs.
+                let taken_keys: HashSet<_> = taken.iter().map(|t| t.key).collect();
                 for &(i, key) in &mine {
-                    if taken.iter().any(|t| t.key == key) {
+                    if taken_keys.contains(&key) {
                         infos[i].completed = 1;
                     }
                 }

@@ -1,0 +1,33 @@
+//! `WGPURenderBundle`: a finished bundle of render commands, executed by
+//! `wgpuRenderPassEncoderExecuteBundles`.
+
+use std::sync::Arc;
+
+use parking_lot::Mutex;
+use wgpu_core::id::RenderBundleId;
+
+use crate::abi::*;
+use crate::boundary::{refcounted, set_label};
+use crate::device::Device;
+use crate::handle::Object;
+
+/// A `WGPURenderBundle`.
+pub(crate) struct RenderBundle {
+    pub(crate) device: Arc<Device>,
+    pub(crate) id: RenderBundleId,
+    pub(crate) label: Mutex<String>,
+}
+
+impl Object for RenderBundle {
+    type Raw = WGPURenderBundleImpl;
+    const NAME: &'static str = "WGPURenderBundle";
+}
+
+impl Drop for RenderBundle {
+    fn drop(&mut self) {
+        self.device.global().render_bundle_drop(self.id);
+    }
+}
+
+refcounted!(RenderBundle, WGPURenderBundle, wgpuRenderBundleAddRef, wgpuRenderBundleRelease);
+set_label!(RenderBundle, WGPURenderBundle, wgpuRenderBundleSetLabel);
