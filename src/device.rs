@@ -102,7 +102,7 @@ impl Device {
         let features = crate::conv_device::required_features(features, adapter.features())?;
         let limits = crate::conv_device::required_limits(req_limits, &adapter.limits())?;
         let wgt_desc = wgt::DeviceDescriptor {
-            label: Some(std::borrow::Cow::Owned(label.clone())),
+            label: crate::conv::label(&label).map(|l| std::borrow::Cow::Owned(l.into_owned())),
             required_features: features,
             required_limits: limits.clone(),
             ..Default::default()

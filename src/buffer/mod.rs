@@ -92,7 +92,7 @@ pub unsafe extern "C" fn wgpuDeviceCreateBuffer(
         }
         let mapped = desc.mappedAtCreation != 0;
         let core_desc = wgpu_core::resource::BufferDescriptor {
-            label: Some(std::borrow::Cow::Owned(label.clone())),
+            label: crate::conv::label(&label),
             size: desc.size,
             usage: usage.unwrap_or(wgpu_types::BufferUsages::empty()),
             mapped_at_creation: mapped,
