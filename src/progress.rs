@@ -32,11 +32,6 @@ const WAIT_SLICE: Duration = Duration::from_millis(2);
 /// is woken earlier by every GPU completion).
 const FENCE_SLICE_NS: u64 = 1_000_000_000;
 
-/// How long the thread checks the fence before it sleeps: a completion that
-/// is microseconds away (a short copy) is seen without the driver's wake-up
-/// latency (about 75 µs on NVIDIA). At most this much CPU per wait.
-const SPIN_BEFORE_SLEEP: Duration = Duration::from_micros(50);
-
 /// Shared between the device, the completion closures and the thread.
 pub(crate) struct Progress {
     state: Mutex<State>,
@@ -209,17 +204,8 @@ impl FenceWaiter {
         unsafe { self.device.get_semaphore_counter_value(self.fence) }
     }
 
-    /// Sleeps until the fence reaches `target` (or a slice passes), after
-    /// checking it for up to [`SPIN_BEFORE_SLEEP`].
+    /// Sleeps until the fence reaches `target` (or a slice passes).
     fn wait(&self, target: u64) {
-        let spin_until = std::time::Instant::now() + SPIN_BEFORE_SLEEP;
-        while std::time::Instant::now() < spin_until {
-            match self.value() {
-                Ok(v) if v >= target => return,
-                Ok(_) => std::hint::spin_loop(),
-                Err(_) => break,
-            }
-        }
         let semaphores = [self.fence];
         let values = [target];
         let info = vk::SemaphoreWaitInfo::default().semaphores(&semaphores).values(&values);
