@@ -13,6 +13,7 @@
 #   ffi-tests   CMake + CTest of ffi-tests/ in build/ffi-tests
 #   demo        examples/ built through the CMake package (wgpu_shim::wgpu_shim) and run
 #   demo-static the same against wgpu_shim::wgpu_shim_static, and run
+#   bench-smoke benches/smoke.sh: the benchmark program's smoke pass
 #
 # The GPU steps run on lavapipe unless WGPU_SHIM_ICD / VK_ICD_FILENAMES say
 # otherwise (scripts/env.sh).
@@ -169,8 +170,10 @@ if [ "$library_built" -eq 1 ]; then
     consumer build/examples OFF
   step demo-static "demo through the CMake package, static library (wgpu_shim::wgpu_shim_static)" \
     consumer build/examples-static ON
+  step bench-smoke "benchmarks, smoke pass (benches/smoke.sh: every scenario, tiny counts, verified)" \
+    benches/smoke.sh
 else
-  for name in ffi-tests demo demo-static; do
+  for name in ffi-tests demo demo-static bench-smoke; do
     skip "$name" "cargo build --release failed"
   done
 fi

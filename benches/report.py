@@ -1,0 +1,583 @@
+#!/usr/bin/env python3
+"""Turns benchmark results (benches/results/*.json, written by run.py) into
+BENCHMARKS.md and benches/chart.png.
+
+  benches/report.py                                  # every results file
+  benches/report.py benches/results/h200.json benches/results/lavapipe.json
+  benches/report.py --out BENCHMARKS.md --chart benches/chart.png
+
+The chart needs matplotlib (pip install matplotlib); without it only the
+Markdown is written. Standard library otherwise.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SHIM, NATIVE = "wgpu-shim", "wgpu-native"
+REPRODUCE = "python3 benches/run.py --label lavapipe && python3 benches/report.py"
+
+# ---- helpers ---------------------------------------------------------------
+
+
+def fmt(v, unit="", digits=3):
+    if v is None or (isinstance(v, float) and not math.isfinite(v)):
+        return "–"
+    if isinstance(v, str):
+        return v
+    a = abs(v)
+    if a == 0:
+        s = "0"
+    elif a >= 1e6:
+        s = f"{v / 1e6:.{digits}g}M" if unit.endswith("/s") else f"{v:,.0f}"
+    elif a >= 100:
+        s = f"{v:,.0f}"
+    else:
+        s = f"{v:.{digits}g}"
+    return s + unit
+
+
+def ratio(a, b):
+    if a is None or b is None or b == 0:
+        return None
+    return a / b
+
+
+def find(results, **kw):
+    """Results whose fields equal every given value."""
+    out = []
+    for r in results:
+        if all(r.get(k) == v for k, v in kw.items()):
+            out.append(r)
+    return out
+
+
+def one(results, **kw):
+    rs = find(results, **kw)
+    return rs[0] if rs else None
+
+
+def get(results, field, **kw):
+    r = one(results, **kw)
+    return None if r is None else r.get(field)
+
+
+def table(headers, rows):
+    lines = ["| " + " | ".join(headers) + " |", "|" + "|".join("---" for _ in headers) + "|"]
+    for row in rows:
+        lines.append("| " + " | ".join(str(c) for c in row) + " |")
+    return "\n".join(lines)
+
+
+def met(ok):
+    if ok is None:
+        return "–"
+    return "**yes**" if ok else "**no**"
+
+
+# ---- per-label sections -------------------------------------------------------
+
+
+class Section:
+    def __init__(self, data: dict):
+        self.d = data
+        self.res = data["results"]
+        self.label = data["label"]
+        self.libs = data.get("libraries", {})
+        info = self.libs.get(SHIM) or self.libs.get(NATIVE) or {}
+        self.info = info
+        self.gpu = info.get("adapter_type") not in ("CPU", None)
+        self.has_native = NATIVE in self.libs
+
+    # Machine and method details of this run.
+    def machine(self):
+        h = self.d.get("host", {})
+        i = self.info
+        nat = self.libs.get(NATIVE, {})
+        lines = [
+            f"- CPU: {h.get('cpu_model')} ({h.get('cpus')} logical CPUs, {h.get('memory_gib')} GiB), "
+            f"Linux {h.get('kernel')}; load average at start {fmt_load(h.get('loadavg_at_start'))}",
+            f"- GPU: {i.get('adapter_device')} — {i.get('adapter_description')} "
+            f"({i.get('backend')}, {i.get('adapter_type')}, vendor {i.get('adapter_vendor') or '–'}, "
+            f"vendor id {hex(i.get('vendor_id', 0))}, device id {hex(i.get('device_id', 0))})",
+            f"- Vulkan driver manifest: `{self.d.get('env', {}).get('VK_ICD_FILENAMES') or 'loader default'}`"
+            + (f"; LP_NUM_THREADS={self.d['env']['LP_NUM_THREADS']}" if not self.gpu and
+               self.d.get('env', {}).get('LP_NUM_THREADS') else ""),
+            "- wgpu-shim: " + (self.d.get("shim_note") or (
+                f"commit {self.d.get('git', {}).get('commit', '?')[:10]}"
+                + (" (with uncommitted changes in src/)" if self.d.get("git", {}).get("src_dirty") else "")))
+            + f", `{Path(self.libs.get(SHIM, {}).get('lib_path', '?')).name}`",
+            (f"- wgpu-native: v{nat.get('version', '?')} (`{Path(nat.get('lib_path', '?')).name}` from the PyPI "
+             f"wheel wgpu 0.32.0)") if self.has_native else "- wgpu-native: not measured (not available)",
+            f"- {self.d.get('rounds')} round(s) per scenario{' (quick pass)' if self.d.get('quick') else ''}, "
+            f"{self.d.get('process_runs')} bench processes, {self.d.get('wall_s')} s in all; "
+            f"{self.d.get('created')}; long job: {self.d.get('job_units')} units "
+            f"(calibrated to ~{100 if not self.d.get('quick') else 20} ms)",
+        ]
+        return "\n".join(lines)
+
+    # ---- targets --------------------------------------------------------------
+    def targets(self):
+        R = self.res
+        rows = []
+        gpu = self.gpu
+        absolute_note = "" if gpu else " (lavapipe: absolute figures do not count)"
+
+        # 1. Map round trip.
+        shim_wa = get(R, "median_us", library=SHIM, scenario="map_roundtrip", strategy="waitany")
+        shim_sp = get(R, "median_us", library=SHIM, scenario="map_roundtrip", strategy="spontaneous")
+        shim_spin = get(R, "median_us", library=SHIM, scenario="map_roundtrip", strategy="spin")
+        nat_spin = get(R, "median_us", library=NATIVE, scenario="map_roundtrip", strategy="spin")
+        nat_poll = get(R, "median_us", library=NATIVE, scenario="map_roundtrip", strategy="poll")
+        ref_spin = nat_spin if nat_spin is not None else shim_spin
+        ref_name = "wgpu-native's spin" if nat_spin is not None else "wgpu-shim's spin"
+        cpu_wa = get(R, "cpu_over_wall", library=SHIM, scenario="map_roundtrip", strategy="waitany")
+        cpu_sp = get(R, "cpu_over_wall", library=SHIM, scenario="map_roundtrip", strategy="spontaneous")
+        rows.append([
+            "Map round trip (4 KiB) median ≤ 45 µs",
+            f"waitany {fmt(shim_wa, ' µs')}, spontaneous {fmt(shim_sp, ' µs')}",
+            f"poll {fmt(nat_poll, ' µs')}, spin {fmt(nat_spin, ' µs')}",
+            met(shim_wa <= 45 if gpu and shim_wa is not None else None) + ("" if gpu else absolute_note),
+        ])
+        rw = ratio(shim_wa, ref_spin)
+        rs = ratio(shim_sp, ref_spin)
+        rows.append([
+            f"… within 1.2× of the spin ({ref_name})",
+            f"waitany {fmt(rw, '×')}, spontaneous {fmt(rs, '×')}; own spin {fmt(ratio(shim_wa, shim_spin), '×')}",
+            f"poll {fmt(ratio(nat_poll, ref_spin), '×')}",
+            met(rw <= 1.2 if rw is not None else None),
+        ])
+        rows.append([
+            "… while the waiting thread's CPU/wall ≤ 0.05",
+            f"waitany {fmt(cpu_wa)}, spontaneous {fmt(cpu_sp)}",
+            f"poll {fmt(get(R, 'cpu_over_wall', library=NATIVE, scenario='map_roundtrip', strategy='poll'))}, "
+            f"spin {fmt(get(R, 'cpu_over_wall', library=NATIVE, scenario='map_roundtrip', strategy='spin'))}",
+            met(cpu_wa <= 0.05 if cpu_wa is not None else None),
+        ])
+        # Long wait: the waiting thread and the library's threads.
+        lw = get(R, "wait_threads_cpu_over_wall", library=SHIM, scenario="wait_cpu_cost", strategy="waitany")
+        lws = get(R, "wait_threads_cpu_over_wall", library=SHIM, scenario="wait_cpu_cost", strategy="spontaneous")
+        lwt = get(R, "cpu_over_wall", library=SHIM, scenario="wait_cpu_cost", strategy="waitany")
+        nlw = get(R, "wait_threads_cpu_over_wall", library=NATIVE, scenario="wait_cpu_cost", strategy="poll")
+        rows.append([
+            "Long wait (~100 ms job): waiting thread + library threads CPU/wall ≤ 0.05 (no busy loop anywhere)",
+            f"waitany {fmt(lw)} (waiting thread alone {fmt(lwt)}), spontaneous {fmt(lws)}",
+            f"poll {fmt(nlw)}",
+            met(lw <= 0.05 if lw is not None else None),
+        ])
+
+        # 2. Wake-up.
+        nat_spin_cb = get(R, "callback_after_submit_median_us", library=NATIVE, scenario="wakeup_latency",
+                          strategy="spin")
+        for strat in ("waitany", "spontaneous"):
+            own = get(R, "median_us", library=SHIM, scenario="wakeup_latency", strategy=strat)
+            cb = get(R, "callback_after_submit_median_us", library=SHIM, scenario="wakeup_latency", strategy=strat)
+            cross = None if cb is None or nat_spin_cb is None else cb - nat_spin_cb
+            primary = cross if cross is not None else own
+            rows.append([
+                f"Wake-up ({strat}) within 20 µs of a spin",
+                f"{fmt(cross, ' µs')} after wgpu-native's spin; {fmt(own, ' µs')} after wgpu-shim's own spin",
+                f"poll: {fmt(get(R, 'median_us', library=NATIVE, scenario='wakeup_latency', strategy='poll'), ' µs')}"
+                " after its spin",
+                met(primary <= 20 if gpu and primary is not None else None) + ("" if gpu else absolute_note),
+            ])
+
+        # 3. Futures throughput.
+        for count in (10000, 100000, 1000):
+            shim_rs = find(R, library=SHIM, scenario="futures_throughput", count=count)
+            nat_rs = find(R, library=NATIVE, scenario="futures_throughput", count=count)
+            if not shim_rs:
+                continue
+            sb = max(shim_rs, key=lambda r: r.get("throughput", 0))
+            nb = max(nat_rs, key=lambda r: r.get("throughput", 0)) if nat_rs else None
+            swa = get(R, "throughput", library=SHIM, scenario="futures_throughput", count=count, strategy="waitany")
+            rr = ratio(sb.get("throughput"), nb.get("throughput") if nb else None)
+            rows.append([
+                f"Futures throughput, {count:,} work-done futures ≥ wgpu-native's",
+                f"best ({sb['strategy']}) {fmt(sb.get('throughput'), ' /s')}; waitany {fmt(swa, ' /s')}",
+                f"best ({nb['strategy']}) {fmt(nb.get('throughput'), ' /s')}" if nb else "–",
+                met(rr >= 1.0 if rr is not None else None) + (f" ({fmt(rr, '×')})" if rr is not None else ""),
+            ])
+
+        # 4. Readback.
+        sizes = sorted({r["bytes"] for r in find(R, scenario="readback_bandwidth") if "bytes" in r})
+        if sizes:
+            big = sizes[-1]
+            mem = get(R, "throughput", library=SHIM, scenario="readback_bandwidth", variant="memcpy", bytes=big)
+            cr = get(R, "throughput", library=SHIM, scenario="readback_bandwidth", variant="const_range_memcpy",
+                     bytes=big)
+            rd = get(R, "throughput", library=SHIM, scenario="readback_bandwidth", variant="read_mapped_range",
+                     bytes=big)
+            nmem = get(R, "throughput", library=NATIVE, scenario="readback_bandwidth", variant="memcpy", bytes=big)
+            ncr = get(R, "throughput", library=NATIVE, scenario="readback_bandwidth", variant="const_range_memcpy",
+                      bytes=big)
+            r1, r2 = ratio(cr, mem), ratio(rd, mem)
+            rows.append([
+                f"Readback ({fmt_bytes(big)}) ≥ 95 % of memcpy",
+                f"GetConstMappedRange+memcpy {fmt(cr, ' GB/s')} = {fmt_pct(r1)}; ReadMappedRange {fmt(rd, ' GB/s')} "
+                f"= {fmt_pct(r2)} (memcpy {fmt(mem, ' GB/s')})",
+                f"GetConstMappedRange+memcpy {fmt(ncr, ' GB/s')} = {fmt_pct(ratio(ncr, nmem))}"
+                if ncr is not None else "–",
+                met(min(r1, r2 if r2 is not None else r1) >= 0.95 if r1 is not None else None),
+            ])
+
+        # 5. API overhead.
+        for variant, name in (("buffer_create_release", "Buffer create + release"),
+                              ("empty_submit", "Empty command buffer: encode + finish + submit")):
+            s = get(R, "ns_per_op", library=SHIM, scenario="api_overhead", variant=variant)
+            n = get(R, "ns_per_op", library=NATIVE, scenario="api_overhead", variant=variant)
+            rr = ratio(s, n)
+            rows.append([
+                f"{name} within 5 % of wgpu-native",
+                f"{fmt(s, ' ns')} median per op",
+                f"{fmt(n, ' ns')}",
+                met(rr <= 1.05 if rr is not None else None) + (f" ({fmt(rr, '×')})" if rr is not None else ""),
+            ])
+        return table(["Target", "wgpu-shim", "wgpu-native", "Met"], rows)
+
+    # ---- detail tables ----------------------------------------------------------
+    def map_table(self):
+        rows = []
+        for r in self.sorted_by_lib(find(self.res, scenario="map_roundtrip")):
+            rows.append([r["library"], r["strategy"], fmt(r.get("median_us")), fmt(r.get("p99_us")),
+                         fmt(r.get("mean_us")), fmt(r.get("wait_median_us")), fmt(r.get("cpu_over_wall")),
+                         fmt(r.get("submit_median_us")), fmt(r.get("map_call_median_us")),
+                         fmt(r.get("throughput")), r.get("callbacks")])
+        return table(["library", "strategy", "median µs", "p99 µs", "mean µs", "wait median µs",
+                      "waiting thread CPU/wall", "write+submit µs", "MapAsync call µs", "trips/s", "callbacks"], rows)
+
+    def cpu_table(self):
+        rows = []
+        for r in self.sorted_by_lib(find(self.res, scenario="wait_cpu_cost")):
+            th = r.get("threads_cpu_over_wall") or {}
+            lib_threads = ", ".join(f"{k}: {v:.3f}" for k, v in sorted(th.items(), key=lambda kv: -kv[1]))
+            rows.append([r["library"], r["strategy"], fmt(r.get("job_ms"), " ms"), fmt(r.get("cpu_over_wall")),
+                         fmt(r.get("wait_threads_cpu_over_wall")), fmt(r.get("process_cpu_over_wall")),
+                         lib_threads])
+        return table(["library", "strategy", "wait (job) wall", "waiting thread CPU/wall",
+                      "waiting + library threads CPU/wall", "process CPU/wall", "CPU/wall by thread"], rows)
+
+    def wake_table(self):
+        rows = []
+        nat_spin_cb = get(self.res, "callback_after_submit_median_us", library=NATIVE, scenario="wakeup_latency",
+                          strategy="spin")
+        nat_poll_cb = get(self.res, "callback_after_submit_median_us", library=NATIVE, scenario="wakeup_latency",
+                          strategy="poll")
+        for r in self.sorted_by_lib(find(self.res, scenario="wakeup_latency")):
+            cb = r.get("callback_after_submit_median_us")
+            cross = None if cb is None or nat_spin_cb is None else cb - nat_spin_cb
+            crossp = None if cb is None or nat_poll_cb is None else cb - nat_poll_cb
+            rows.append([r["library"], r["strategy"], fmt(r.get("median_us")), fmt(r.get("p99_us")),
+                         fmt(cross), fmt(crossp), fmt(cb), fmt(r.get("callback_after_submit_p99_us")),
+                         fmt(r.get("wake_minus_spin_median_us")), fmt(r.get("submit_call_median_us")),
+                         r.get("callbacks")])
+        return table(["library", "strategy", "callback − same-library spin, median µs", "p99 µs",
+                      "− wgpu-native spin µs", "− wgpu-native poll µs", "submit → callback median µs", "p99 µs",
+                      "thread awake − spin µs", "submit call µs", "callbacks"], rows)
+
+    def futures_table(self, scenario):
+        rows = []
+        rs = find(self.res, scenario=scenario)
+        rs.sort(key=lambda r: (r.get("count", 0), r.get("library"), r.get("strategy")))
+        for r in rs:
+            rows.append([fmt(r.get("count"), "", 6), r["library"], r["strategy"], fmt(r.get("throughput"), " /s"),
+                         fmt(r.get("median_us")), fmt(r.get("register_ns_per_future")),
+                         fmt(r.get("deliver_median_us")), fmt(r.get("waitany_calls_per_run")), r.get("callbacks")])
+        return table(["futures", "library", "strategy", "callbacks/s", "total median µs", "register ns/future",
+                      "delivery µs", "WaitAny calls", "callbacks (exactly once)"], rows)
+
+    def readback_table(self):
+        rs = find(self.res, scenario="readback_bandwidth")
+        sizes = sorted({r["bytes"] for r in rs if "bytes" in r})
+        rows = []
+        for size in sizes:
+            for lib in (SHIM, NATIVE):
+                mem = get(rs, "throughput", library=lib, variant="memcpy", bytes=size)
+                cr = one(rs, library=lib, variant="const_range_memcpy", bytes=size)
+                rd = one(rs, library=lib, variant="read_mapped_range", bytes=size)
+                if cr is None and mem is None:
+                    continue
+                crt = cr.get("throughput") if cr else None
+                rdt = rd.get("throughput") if rd and "skipped" not in rd else None
+                rows.append([fmt_bytes(size), lib, fmt(crt), fmt_pct(ratio(crt, mem)),
+                             fmt(rdt) if rd and "skipped" not in rd else ("not implemented" if rd else "–"),
+                             fmt_pct(ratio(rdt, mem)), fmt(mem), fmt(cr.get("map_us") if cr else None)])
+        return table(["size", "library", "GetConstMappedRange + memcpy GB/s", "of memcpy",
+                      "ReadMappedRange GB/s", "of memcpy", "plain memcpy GB/s", "map (idle buffer) µs"], rows)
+
+    def api_table(self):
+        rows = []
+        for r in self.sorted_by_lib(find(self.res, scenario="api_overhead")):
+            rows.append([r.get("variant"), r["library"], fmt(r.get("ns_per_op")), fmt(r.get("p99_us", 0) * 1e3),
+                         fmt(r.get("mean_ns_per_op_batch")), fmt(r.get("throughput"), " /s"),
+                         fmt(r.get("drain_us"))])
+        rows.sort(key=lambda x: (x[0], x[1]))
+        return table(["operation", "library", "median ns/op", "p99 ns/op", "mean ns/op", "ops/s",
+                      "final work-done wait µs"], rows)
+
+    def failures(self):
+        fs = self.d.get("failures") or []
+        out = []
+        crashes = self.d.get("exit_crashes") or []
+        if crashes:
+            by_lib = {}
+            for c in crashes:
+                by_lib.setdefault(c["library"], []).append(c)
+            for lib, cs in by_lib.items():
+                out.append(f"- {lib}: {len(cs)} of {self.d.get('process_runs')} processes died at exit "
+                           f"(status {', '.join(sorted({str(c['rc']) for c in cs}))}) after every result had "
+                           f"verified and every object had been released (scenarios: "
+                           f"{', '.join(sorted({c['scenario'] for c in cs}))}); their results are kept.")
+        if not fs:
+            out.append("No failed run: every run verified its data and its callback counts.")
+            return "\n".join(out)
+        return "\n".join(out) + "\n" + "\n".join(f"- {f['library']} `{f['scenario']}` round {f['round']}: exit {f['rc']}: "
+                         f"{'; '.join(f.get('errors') or []) or f.get('stderr_tail', '')[-300:]}" for f in fs)
+
+    @staticmethod
+    def sorted_by_lib(rs):
+        order = {"waitany": 0, "spontaneous": 1, "spin": 2, "poll": 3}
+        return sorted(rs, key=lambda r: (r.get("library") != SHIM, order.get(r.get("strategy"), 9)))
+
+    def markdown(self):
+        out = [f"## {self.label}", "", self.machine(), "", "### Targets", "",
+               ("Measured on a GPU: every figure counts." if self.gpu else
+                "lavapipe (Mesa's CPU Vulkan driver) runs the \"GPU\" work on the CPU, on a small shared "
+                "machine: only ratios count, absolute times do not."), "",
+               self.targets(), "",
+               "### Map round trip (QueueWriteBuffer → copy → submit → MapAsync → wait → read + verify → unmap, "
+               "4 KiB)", "", self.map_table(), "",
+               "### CPU while waiting for a long GPU job", "", self.cpu_table(), "",
+               "### Wake-up latency (GPU completion → callback)", "",
+               "Jobs are identical for every strategy of a round and the strategies run alternately; the spin "
+               "(ProcessEvents in a loop) observes completion first. For wgpu-native the spin polls the device "
+               "itself; for wgpu-shim every strategy, the spin included, learns of completion from the progress "
+               "thread, so the cross-library column (same calibrated job, separate processes) is the one that "
+               "includes the progress thread's own wake-up.", "",
+               self.wake_table(), "",
+               "### Futures throughput (work-done futures registered after one submit)", "",
+               self.futures_table("futures_throughput"), "",
+               "### Scaling: futures 1 → 100,000", "", self.futures_table("scaling"), "",
+               "### Readback bandwidth (mapped MAP_READ buffer → application memory)", "", self.readback_table(), "",
+               "### API overhead", "", self.api_table(), "",
+               "### Failures", "", self.failures(), ""]
+        return "\n".join(out)
+
+
+def fmt_bytes(n):
+    if n is None:
+        return "–"
+    for unit, k in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if n >= k and n % k == 0:
+            return f"{n // k} {unit}"
+    return f"{n} B"
+
+
+def fmt_pct(r):
+    return "–" if r is None else f"{r * 100:.0f} %"
+
+
+def fmt_load(load):
+    return "–" if not load else ", ".join(f"{x:.1f}" for x in load)
+
+
+# ---- chart ---------------------------------------------------------------------
+
+
+def chart(data: dict, path: Path) -> bool:
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("report.py: matplotlib not installed: no chart (pip install matplotlib)", file=sys.stderr)
+        return False
+    R = data["results"]
+    fig, axes = plt.subplots(2, 2, figsize=(14, 10))
+    fig.suptitle(f"wgpu-shim vs wgpu-native — {data['label']} "
+                 f"({(data.get('libraries', {}).get(SHIM) or {}).get('adapter_device', '')})")
+    colors = {(SHIM, "waitany"): "tab:blue", (SHIM, "spontaneous"): "tab:green", (SHIM, "spin"): "tab:cyan",
+              (NATIVE, "poll"): "tab:red", (NATIVE, "spin"): "tab:orange"}
+
+    # (a) map round trip latency distribution (ECDF).
+    ax = axes[0][0]
+    for r in Section.sorted_by_lib(find(R, scenario="map_roundtrip")):
+        s = sorted(r.get("samples_us") or [])
+        if not s:
+            continue
+        n = len(s)
+        ax.step(s, [(i + 1) / n for i in range(n)], where="post", color=colors.get((r["library"], r["strategy"])),
+                label=f"{r['library']} {r['strategy']} (median {r['median_us']:.1f} µs)")
+    ax.set_xscale("log")
+    ax.set_xlabel("map round trip, µs (log)")
+    ax.set_ylabel("fraction of trips ≤ x")
+    ax.set_title("Map round trip (4 KiB): latency distribution")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8)
+
+    # (b) CPU cost while waiting.
+    ax = axes[0][1]
+    labels, short, long_ = [], [], []
+    for r in Section.sorted_by_lib(find(R, scenario="map_roundtrip")):
+        labels.append(f"{r['library']}\n{r['strategy']}")
+        short.append(r.get("cpu_over_wall") or 0)
+        lw = one(R, scenario="wait_cpu_cost", library=r["library"], strategy=r["strategy"])
+        long_.append((lw or {}).get("wait_threads_cpu_over_wall") or 0)
+    x = list(range(len(labels)))
+    ax.bar([i - 0.2 for i in x], short, 0.4, label="map round trip: waiting thread")
+    ax.bar([i + 0.2 for i in x], long_, 0.4, label="~100 ms job: waiting + library threads")
+    ax.axhline(0.05, color="k", linestyle="--", linewidth=1, label="target 0.05")
+    # A wait that ends within a microsecond or two is all clock reads: its
+    # ratio says "busy", not how busy; cap the axis at one core.
+    ax.set_ylim(0, 1.1)
+    for i, v in enumerate(short):
+        if v > 1.1:
+            ax.annotate(f"{v:.1f}", (i - 0.2, 1.05), ha="center", fontsize=7)
+    ax.set_xticks(x)
+    ax.set_xticklabels(labels, fontsize=8)
+    ax.set_ylabel("CPU time / wall time")
+    ax.set_title("CPU cost of waiting")
+    ax.legend(fontsize=8)
+
+    # (c) readback bandwidth.
+    ax = axes[1][0]
+    rb = find(R, scenario="readback_bandwidth")
+    for lib, variant, style in ((SHIM, "const_range_memcpy", "-o"), (SHIM, "read_mapped_range", "-s"),
+                                (NATIVE, "const_range_memcpy", "--o"), (SHIM, "memcpy", ":k")):
+        pts = sorted((r["bytes"], r["throughput"]) for r in rb
+                     if r.get("library") == lib and r.get("variant") == variant and "throughput" in r)
+        if pts:
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], style,
+                    label=f"{'plain memcpy' if variant == 'memcpy' else lib + ' ' + variant}")
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel("bytes")
+    ax.set_ylabel("GB/s")
+    ax.set_title("Readback bandwidth")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8)
+
+    # (d) futures scaling.
+    ax = axes[1][1]
+    sc = find(R, scenario="scaling")
+    for key in sorted({(r["library"], r["strategy"]) for r in sc}):
+        pts = sorted((r["count"], r["throughput"]) for r in sc
+                     if (r["library"], r["strategy"]) == key and r.get("throughput"))
+        if pts:
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], "-o", color=colors.get(key),
+                    label=f"{key[0]} {key[1]}")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("work-done futures after one submit")
+    ax.set_ylabel("completed callbacks per second")
+    ax.set_title("Futures throughput vs count")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8)
+
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return True
+
+
+# ---- main ----------------------------------------------------------------------
+
+METHOD = """\
+## Method
+
+- **One program, two libraries.** `benches/bench.c` loads a webgpu.h library with `dlopen` and resolves every
+  function with `dlsym` (falling back to `wgpuGetProcAddress`), so the same binary measures wgpu-shim
+  (`target/release/libwgpu_shim.so`) and wgpu-native v29.0.1.1 (`libwgpu_native-release.so` from the PyPI wheel
+  `wgpu==0.32.0`; its binary is downloaded at run time, never committed). It tells them apart by their
+  extensions (`wgpuDevicePoll`: wgpu-native; `wgpuShimInstanceCreateUserEvent`: wgpu-shim).
+- **Strategies** (how the application waits for a callback):
+  - wgpu-shim: `waitany` — `wgpuInstanceWaitAny(UINT64_MAX)` with a WaitAnyOnly callback; `spin` —
+    `wgpuInstanceProcessEvents` in a loop (AllowProcessEvents); `spontaneous` — AllowSpontaneous, the application
+    thread asleep in `pthread_cond_wait` until the callback signals it.
+  - wgpu-native (its `wgpuInstanceWaitAny` aborts the process and it ignores callback modes; callbacks only run
+    inside its poll calls): `poll` — `wgpuDevicePoll(device, wait=1, NULL)` after the call, its best strategy;
+    `spin` — `wgpuInstanceProcessEvents` in a loop (it polls every device).
+- **Every run verifies.** Round trips compare every byte; the long jobs check shader results against the CPU;
+  readback checks every word of the first copy and poisoned probes of the later ones; every callback is
+  counted (futures: a per-future counter must be exactly 1). A failed check prints an error and the run exits
+  non-zero, so a broken run cannot produce a number.
+- **Scenarios.** `map_roundtrip`: QueueWriteBuffer → copy into a MAP_READ buffer → submit → MapAsync → wait →
+  read and verify → unmap, per trip; strategies take turns in blocks of trips (the first trips of a block,
+  after a switch, are not counted); the waiting thread's CPU time
+  (`CLOCK_THREAD_CPUTIME_ID`) over wall time during the waits. `wait_cpu_cost`: a compute job calibrated to
+  ~100 ms, then its work-done future; CPU/wall of the waiting thread, of the process, and per thread (from
+  `/proc/self/task/*/schedstat`). `wakeup_latency`: ~10 ms jobs, identical for every strategy of a round, spin
+  first; callback start time minus the spin's. `futures_throughput` and `scaling`: N work-done futures after one
+  (empty) submit; callbacks per second from the first registration to the last callback. `readback_bandwidth`:
+  a MAP_READ buffer mapped once, then `GetConstMappedRange` + `memcpy` and `ReadMappedRange` into application
+  memory, against a plain `memcpy` of the same size (4 KiB → 1 GiB, ×4; 256 MiB on lavapipe).
+  `api_overhead`: create + release a 256-byte buffer; encode + finish + submit an empty command buffer; medians
+  of per-operation times.
+- **Rounds.** `benches/run.py` calibrates the long job once (the same job for both libraries), runs each scenario
+  as a separate process per library, alternating the libraries (A B A B …) for several rounds, and takes the
+  median of each figure over the rounds. Medians and p99 are nearest-rank over all samples of a run.
+- **Caveats.** On lavapipe the "GPU" is the CPU: jobs compete with the application and library threads for the
+  same cores (run.py sets `LP_NUM_THREADS=1` so that one core is left for them), so only ratios count there.
+  The waiting thread's CPU/wall of a wait that lasts a microsecond is dominated by the clock reads themselves.
+"""
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("results", nargs="*", help="results files (default: benches/results/*.json)")
+    ap.add_argument("--out", default=str(ROOT / "BENCHMARKS.md"))
+    ap.add_argument("--chart", default=str(ROOT / "benches" / "chart.png"))
+    ap.add_argument("--include-quick", action="store_true", help="also report quick (smoke) results")
+    args = ap.parse_args()
+    files = [Path(p) for p in args.results] or sorted((ROOT / "benches" / "results").glob("*.json"))
+    datas = []
+    for f in files:
+        d = json.loads(Path(f).read_text())
+        if d.get("quick") and not args.include_quick and not args.results:
+            continue
+        datas.append(d)
+    if not datas:
+        print("report.py: no results (run benches/run.py first)", file=sys.stderr)
+        return 1
+
+    # GPU results first: they are the ones whose absolute figures count.
+    sections = [Section(d) for d in datas]
+    sections.sort(key=lambda s: (not s.gpu, s.label))
+    primary = sections[0]
+    chart_ok = chart(primary.d, Path(args.chart))
+
+    lines = [
+        "# Benchmarks: wgpu-shim vs wgpu-native",
+        "",
+        "<!-- Generated by benches/report.py from benches/results/*.json; do not edit by hand. -->",
+        "",
+        f"Reproduce: `{REPRODUCE}` (a machine without network, with prebuilt binaries: "
+        "`python3 benches/run.py --label h200 --bench-bin bench --shim-lib libwgpu_shim.so "
+        "--native-lib libwgpu_native-release.so`, then `python3 benches/report.py`).",
+        "",
+        "Targets (issue 4; measured against wgpu-native v29 on an NVIDIA H200): map round trip ≤ 45 µs median and "
+        "within 1.2× of the spin while the waiting thread's CPU/wall ≤ 0.05; wake-up within 20 µs of a spin; "
+        "futures throughput ≥ wgpu-native's; readback ≥ 95 % of memcpy; buffer create/release and empty submit "
+        "within 5 % of wgpu-native. Results: " + ", ".join(f"[{s.label}](#{s.label.lower()})" for s in sections)
+        + ".",
+        "",
+    ]
+    if chart_ok:
+        lines += [f"![{primary.label}: map round trip, CPU cost, readback, futures]"
+                  f"({Path(args.chart).resolve().relative_to(ROOT) if Path(args.chart).resolve().is_relative_to(ROOT) else args.chart})",
+                  ""]
+    lines.append(METHOD)
+    for s in sections:
+        lines.append(s.markdown())
+    Path(args.out).write_text("\n".join(lines).rstrip() + "\n")
+    print(f"report.py: wrote {args.out}" + (f" and {args.chart}" if chart_ok else ""), file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
