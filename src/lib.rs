@@ -29,6 +29,7 @@ mod futures;
 mod handle;
 mod instance;
 mod log;
+mod pipeline_common;
 mod pipeline_layout;
 mod procs;
 mod progress;

@@ -14,16 +14,14 @@ use wgpu_core::pipeline::{
     CreateRenderPipelineError, FragmentState, ProgrammableStageDescriptor, RenderPipelineDescriptor,
     VertexBufferLayout, VertexState,
 };
-use wgpu_types::error::{ErrorType, WebGpuError};
 
 use crate::abi::*;
 use crate::bind_group_layout::BindGroupLayout;
 use crate::boundary::{self, call, refcounted, set_label, ApiResult};
-use crate::callback::{SendFn, UserData};
+use crate::callback::UserData;
 use crate::chain;
 use crate::conv::render as conv;
 use crate::device::Device;
-use crate::futures::{Outcome, Source};
 use crate::handle::{Handle, Object};
 use crate::pipeline_layout::PipelineLayout;
 use crate::shader_module::ShaderModule;
@@ -50,12 +48,7 @@ refcounted!(RenderPipeline, WGPURenderPipeline, wgpuRenderPipelineAddRef, wgpuRe
 set_label!(RenderPipeline, WGPURenderPipeline, wgpuRenderPipelineSetLabel);
 
 /// Why a creation failed.
-enum Failure {
-    /// wgpu-core's error.
-    Core(CreateRenderPipelineError),
-    /// A validation error this library found in the descriptor.
-    Ours(String),
-}
+type Failure = crate::pipeline_common::Failure<CreateRenderPipelineError>;
 
 /// A descriptor read from C memory (everything owned but the label), or the
 /// message of the validation error found while reading it.
@@ -305,36 +298,11 @@ pub unsafe extern "C" fn wgpuDeviceCreateRenderPipeline(
         // SAFETY: the descriptor's contents are valid (caller).
         let read = unsafe { read_descriptor(desc, &label) }?;
         let (pipeline, failure) = create(device, label.clone(), read);
-        match failure {
-            Some(Failure::Core(e)) => device.report(e),
-            Some(Failure::Ours(why)) => device.report_validation(format!("wgpuDeviceCreateRenderPipeline: {why}")),
-            None => {}
+        if let Some(failure) = failure {
+            failure.report(device, "wgpuDeviceCreateRenderPipeline");
         }
         Ok(Handle::into_raw(pipeline))
     })
-}
-
-/// What the asynchronous creation's callback gets.
-type AsyncResult = (WGPUCreatePipelineAsyncStatus, Arc<RenderPipeline>, String);
-
-/// The callback status for a failed creation. A lost device resolves with
-/// the (invalid) pipeline, as in JavaScript.
-fn async_status(device: &Device, failure: &Option<Failure>) -> (WGPUCreatePipelineAsyncStatus, String) {
-    let status = match failure {
-        None => return (WGPUCreatePipelineAsyncStatus::Success, String::new()),
-        _ if device.is_lost() => return (WGPUCreatePipelineAsyncStatus::Success, String::new()),
-        Some(Failure::Ours(why)) => return (WGPUCreatePipelineAsyncStatus::ValidationError, why.clone()),
-        Some(Failure::Core(e)) => match e.webgpu_error_type() {
-            ErrorType::Validation => WGPUCreatePipelineAsyncStatus::ValidationError,
-            ErrorType::Internal | ErrorType::OutOfMemory => WGPUCreatePipelineAsyncStatus::InternalError,
-            ErrorType::DeviceLost => return (WGPUCreatePipelineAsyncStatus::Success, String::new()),
-        },
-    };
-    let message = match failure {
-        Some(Failure::Core(e)) => crate::error_scope::describe(e),
-        _ => String::new(),
-    };
-    (status, message)
 }
 
 /// Creates a render pipeline and completes the future at once (a
@@ -364,35 +332,9 @@ pub unsafe extern "C" fn wgpuDeviceCreateRenderPipelineAsync(
         };
         // SAFETY: the descriptor's contents are valid (caller).
         let read = unsafe { read_descriptor(desc, &label) }?;
-        let cb = SendFn(callback_info.callback);
-        let ud = UserData(callback_info.userdata1, callback_info.userdata2);
-        let (future, completer) = device.instance.registry.register::<AsyncResult>(mode, Source::Cpu, move |out| {
-            // Whole-value uses: the closure owns `cb` and `ud` (Send), not
-            // their fields.
-            let (cb, ud) = (cb, ud);
-            let Some(f) = cb.0 else { return };
-            let (status, pipeline, message) = match out {
-                Outcome::Done((status, pipeline, message)) => {
-                    let handle = if status == WGPUCreatePipelineAsyncStatus::Success {
-                        Handle::into_raw(pipeline)
-                    } else {
-                        std::ptr::null_mut()
-                    };
-                    (status, handle, message)
-                }
-                Outcome::Cancelled => (
-                    WGPUCreatePipelineAsyncStatus::CallbackCancelled,
-                    std::ptr::null_mut(),
-                    "the instance was released before the pipeline was delivered".to_string(),
-                ),
-            };
-            // SAFETY: the application's callback; it owns the pipeline.
-            unsafe { f(status, pipeline, boundary::out_str(&message), ud.0, ud.1) };
-        });
         let (pipeline, failure) = create(device, label.clone(), read);
-        let (status, message) = async_status(device, &failure);
-        completer.complete((status, pipeline, message));
-        Ok(future)
+        let userdata = UserData(callback_info.userdata1, callback_info.userdata2);
+        Ok(crate::pipeline_common::complete_async(device, mode, callback_info.callback, userdata, pipeline, failure))
     })
 }
 
