@@ -69,15 +69,17 @@ pub(crate) enum Outcome<R> {
 trait Body: Send {
     /// Runs the callback with the stored result, or as cancelled.
     fn run(self: Box<Self>, cancelled: bool);
-    fn as_any(&mut self) -> &mut dyn Any;
+    /// The result slot, an `Option<R>`.
+    fn result_slot(&mut self) -> &mut dyn Any;
 }
 
-struct Op<R> {
+/// One allocation per operation: the result slot and the callback itself.
+struct Op<R, F> {
     result: Option<R>,
-    callback: Box<dyn FnOnce(Outcome<R>) + Send>,
+    callback: F,
 }
 
-impl<R: Send + 'static> Body for Op<R> {
+impl<R: Send + 'static, F: FnOnce(Outcome<R>) + Send> Body for Op<R, F> {
     fn run(self: Box<Self>, cancelled: bool) {
         let Op { result, callback } = *self;
         match result {
@@ -91,8 +93,8 @@ impl<R: Send + 'static> Body for Op<R> {
         }
     }
 
-    fn as_any(&mut self) -> &mut dyn Any {
-        self
+    fn result_slot(&mut self) -> &mut dyn Any {
+        &mut self.result
     }
 }
 
@@ -193,7 +195,7 @@ impl Registry {
         source: Source,
         callback: impl FnOnce(Outcome<R>) + Send + 'static,
     ) -> (WGPUFuture, Completer<R>) {
-        let body: Box<dyn Body> = Box::new(Op::<R> { result: None, callback: Box::new(callback) });
+        let body: Box<dyn Body> = Box::new(Op { result: None::<R>, callback });
         let mut inner = self.inner.lock();
         if inner.closed {
             drop(inner);
@@ -409,8 +411,8 @@ impl<R: Send + 'static> Completer<R> {
             drop(result);
             return;
         }
-        if let Some(op) = ev.body.as_mut().and_then(|b| b.as_any().downcast_mut::<Op<R>>()) {
-            op.result = result;
+        if let Some(slot) = ev.body.as_mut().and_then(|b| b.result_slot().downcast_mut::<Option<R>>()) {
+            *slot = result;
         }
         ev.state = State::Ready;
         let (seq, mode) = (ev.seq, ev.mode);
