@@ -8,7 +8,6 @@ use wgpu_core::id::ComputePipelineId;
 use wgpu_core::pipeline::{ComputePipelineDescriptor, CreateComputePipelineError, ProgrammableStageDescriptor};
 
 use crate::abi::*;
-use crate::bind_group_layout::BindGroupLayout;
 use crate::boundary::{self, call, refcounted, set_label, ApiResult};
 use crate::callback::UserData;
 use crate::chain;
@@ -111,22 +110,6 @@ fn create(
     (Arc::new(ComputePipeline { device: device.clone(), id, label: Mutex::new(label) }), failure)
 }
 
-/// Reads the arguments shared by both creation functions.
-///
-/// # Safety
-/// As the creation functions.
-unsafe fn args<'a>(
-    device: WGPUDevice,
-    descriptor: *const WGPUComputePipelineDescriptor,
-) -> ApiResult<(&'a Arc<Device>, &'a WGPUComputePipelineDescriptor, String)> {
-    // SAFETY: forwarded from the caller.
-    unsafe {
-        let device = boundary::arg::<Device>(device, "device")?.obj();
-        let desc = boundary::ptr_arg(descriptor, "descriptor")?;
-        Ok((device, desc, boundary::label_arg(desc.label, "label")?))
-    }
-}
-
 /// Creates a compute pipeline. `layout` NULL derives the layout from the
 /// shader; a null `entryPoint` picks the module's only compute entry point.
 /// Constants with non-finite values are validation errors. Errors are
@@ -143,7 +126,7 @@ pub unsafe extern "C" fn wgpuDeviceCreateComputePipeline(
     call("wgpuDeviceCreateComputePipeline", std::ptr::null_mut(), || {
         // SAFETY: the C caller passes a live device and NULL or a valid
         // descriptor.
-        let (device, desc, label) = unsafe { args(device, descriptor) }?;
+        let (device, desc, label) = unsafe { crate::pipeline_common::creation_args(device, descriptor) }?;
         // SAFETY: the descriptor's contents are valid (caller).
         let read = unsafe { read_descriptor(desc, &label) }?;
         let (pipeline, failure) = create(device, label.clone(), read);
@@ -171,7 +154,7 @@ pub unsafe extern "C" fn wgpuDeviceCreateComputePipelineAsync(
         // SAFETY: the C caller passes a live device and NULL or a valid
         // descriptor, and a valid callback info chain.
         let (device, desc, label, mode) = unsafe {
-            let (device, desc, label) = args(device, descriptor)?;
+            let (device, desc, label) = crate::pipeline_common::creation_args(device, descriptor)?;
             let mode = crate::callback::mode(
                 callback_info.mode,
                 callback_info.nextInChain,
@@ -202,10 +185,7 @@ pub unsafe extern "C" fn wgpuComputePipelineGetBindGroupLayout(
         // SAFETY: the C caller passes a live handle.
         let pipeline = unsafe { boundary::arg::<ComputePipeline>(compute_pipeline, "computePipeline") }?.obj();
         let device = &pipeline.device;
-        let (id, error) = device.global().compute_pipeline_get_bind_group_layout(pipeline.id, group_index, None);
-        if let Some(e) = error {
-            device.report(e);
-        }
-        Ok(Handle::into_raw(Arc::new(BindGroupLayout::from_id(device, id, String::new()))))
+        let made = device.global().compute_pipeline_get_bind_group_layout(pipeline.id, group_index, None);
+        Ok(crate::pipeline_common::bind_group_layout(device, made))
     })
 }

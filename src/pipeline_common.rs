@@ -104,3 +104,49 @@ pub(crate) fn complete_async<P: Object, E: WebGpuError>(
     completer.complete((status, pipeline, message));
     future
 }
+
+/// Pipeline descriptors, for [`creation_args`].
+pub(crate) trait Labelled {
+    fn label(&self) -> WGPUStringView;
+}
+
+impl Labelled for WGPUComputePipelineDescriptor {
+    fn label(&self) -> WGPUStringView {
+        self.label
+    }
+}
+
+impl Labelled for WGPURenderPipelineDescriptor {
+    fn label(&self) -> WGPUStringView {
+        self.label
+    }
+}
+
+/// The device, descriptor and label of a pipeline creation call.
+///
+/// # Safety
+/// `device` is NULL or a live device; `descriptor` is NULL or valid.
+pub(crate) unsafe fn creation_args<'a, D: Labelled>(
+    device: WGPUDevice,
+    descriptor: *const D,
+) -> boundary::ApiResult<(&'a Arc<Device>, &'a D, String)> {
+    // SAFETY: forwarded from the caller.
+    unsafe {
+        let device = boundary::arg::<Device>(device, "device")?.obj();
+        let desc = boundary::ptr_arg(descriptor, "descriptor")?;
+        Ok((device, desc, boundary::label_arg(desc.label(), "label")?))
+    }
+}
+
+/// The handle of a bind group layout a pipeline's `GetBindGroupLayout`
+/// produced; its error (an index without a layout) is reported and the
+/// layout is invalid.
+pub(crate) fn bind_group_layout<E: WebGpuError>(
+    device: &Arc<Device>,
+    (id, error): (wgpu_core::id::BindGroupLayoutId, Option<E>),
+) -> WGPUBindGroupLayout {
+    if let Some(e) = error {
+        device.report(e);
+    }
+    Handle::into_raw(Arc::new(crate::bind_group_layout::BindGroupLayout::from_id(device, id, String::new())))
+}

@@ -16,7 +16,6 @@ use wgpu_core::pipeline::{
 };
 
 use crate::abi::*;
-use crate::bind_group_layout::BindGroupLayout;
 use crate::boundary::{self, call, refcounted, set_label, ApiResult};
 use crate::callback::UserData;
 use crate::chain;
@@ -260,22 +259,6 @@ fn create(device: &Arc<Device>, label: String, desc: Read<'_>) -> (Arc<RenderPip
     (Arc::new(RenderPipeline { device: device.clone(), id, label: Mutex::new(label) }), failure)
 }
 
-/// Reads the arguments shared by both creation functions.
-///
-/// # Safety
-/// As the creation functions.
-unsafe fn args<'a>(
-    device: WGPUDevice,
-    descriptor: *const WGPURenderPipelineDescriptor,
-) -> ApiResult<(&'a Arc<Device>, &'a WGPURenderPipelineDescriptor, String)> {
-    // SAFETY: forwarded from the caller.
-    unsafe {
-        let device = boundary::arg::<Device>(device, "device")?.obj();
-        let desc = boundary::ptr_arg(descriptor, "descriptor")?;
-        Ok((device, desc, boundary::label_arg(desc.label, "label")?))
-    }
-}
-
 /// Creates a render pipeline. `layout` NULL derives the layout from the
 /// shaders; a null `entryPoint` picks the module's only entry point of the
 /// stage. `Undefined` enum values take the header's defaults; a color
@@ -294,7 +277,7 @@ pub unsafe extern "C" fn wgpuDeviceCreateRenderPipeline(
     call("wgpuDeviceCreateRenderPipeline", std::ptr::null_mut(), || {
         // SAFETY: the C caller passes a live device and NULL or a valid
         // descriptor.
-        let (device, desc, label) = unsafe { args(device, descriptor) }?;
+        let (device, desc, label) = unsafe { crate::pipeline_common::creation_args(device, descriptor) }?;
         // SAFETY: the descriptor's contents are valid (caller).
         let read = unsafe { read_descriptor(desc, &label) }?;
         let (pipeline, failure) = create(device, label.clone(), read);
@@ -322,7 +305,7 @@ pub unsafe extern "C" fn wgpuDeviceCreateRenderPipelineAsync(
         // SAFETY: the C caller passes a live device and NULL or a valid
         // descriptor, and a valid callback info chain.
         let (device, desc, label, mode) = unsafe {
-            let (device, desc, label) = args(device, descriptor)?;
+            let (device, desc, label) = crate::pipeline_common::creation_args(device, descriptor)?;
             let mode = crate::callback::mode(
                 callback_info.mode,
                 callback_info.nextInChain,
@@ -353,10 +336,7 @@ pub unsafe extern "C" fn wgpuRenderPipelineGetBindGroupLayout(
         // SAFETY: the C caller passes a live handle.
         let pipeline = unsafe { boundary::arg::<RenderPipeline>(render_pipeline, "renderPipeline") }?.obj();
         let device = &pipeline.device;
-        let (id, error) = device.global().render_pipeline_get_bind_group_layout(pipeline.id, group_index, None);
-        if let Some(e) = error {
-            device.report(e);
-        }
-        Ok(Handle::into_raw(Arc::new(BindGroupLayout::from_id(device, id, String::new()))))
+        let made = device.global().render_pipeline_get_bind_group_layout(pipeline.id, group_index, None);
+        Ok(crate::pipeline_common::bind_group_layout(device, made))
     })
 }
