@@ -17,6 +17,7 @@ use crate::handle::{Handle, Object};
 use crate::instance::Instance;
 use crate::progress::Progress;
 use crate::texture::Texture;
+use crate::work_done::WorkDone;
 
 type LostResult = (WGPUDeviceLostReason, String);
 
@@ -40,6 +41,8 @@ pub(crate) struct Device {
     pub(crate) features: wgt::Features,
     pub(crate) limits: wgt::Limits,
     pub(crate) progress: Arc<Progress>,
+    /// Work-done futures of the queue, batched.
+    pub(crate) work_done: Arc<WorkDone>,
     /// Held shared around every wgpu-core call that may run the device's
     /// maintenance (polls, submits) and exclusively around map and unmap
     /// calls. wgpu-core maps a ready buffer in maintenance outside its map
@@ -140,6 +143,7 @@ impl Device {
             features,
             limits,
             progress,
+            work_done: WorkDone::new(),
             maintain_lock,
             lost: AtomicBool::new(false),
             shared,

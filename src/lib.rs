@@ -45,3 +45,4 @@ mod shader_module;
 mod texel_copy;
 mod texture;
 mod texture_view;
+mod work_done;

@@ -76,6 +76,7 @@ pub unsafe extern "C" fn wgpuQueueSubmit(queue: WGPUQueue, command_count: usize,
             let _shared = device.maintain_lock.read();
             device.global().queue_submit(device.queue_id, &ids)
         };
+        device.work_done.note_work();
         for id in ids {
             device.global().command_buffer_drop(id);
         }
@@ -108,7 +109,9 @@ pub unsafe extern "C" fn wgpuQueueWriteBuffer(
             )
         };
         let device = &queue.device;
-        if let Err(err) = device.global().queue_write_buffer(device.queue_id, buffer.id, buffer_offset, bytes) {
+        let written = device.global().queue_write_buffer(device.queue_id, buffer.id, buffer_offset, bytes);
+        device.work_done.note_work();
+        if let Err(err) = written {
             device.report(err);
         }
         Ok(())
@@ -147,7 +150,9 @@ pub unsafe extern "C" fn wgpuQueueWriteTexture(
         let device = &queue.device;
         match dst {
             Ok(dst) => {
-                if let Err(err) = device.global().queue_write_texture(device.queue_id, &dst, bytes, &layout, &size) {
+                let written = device.global().queue_write_texture(device.queue_id, &dst, bytes, &layout, &size);
+                device.work_done.note_work();
+                if let Err(err) = written {
                     device.report(err);
                 }
             }
@@ -171,39 +176,33 @@ pub unsafe extern "C" fn wgpuQueueOnSubmittedWorkDone(
         // SAFETY: the C caller passes a live handle and a valid chain.
         let (queue, mode) = unsafe {
             (
-                boundary::arg::<Queue>(queue, "queue")?.obj().clone(),
+                boundary::arg::<Queue>(queue, "queue")?.obj(),
                 crate::callback::mode(callback_info.mode, callback_info.nextInChain, "WGPUQueueWorkDoneCallbackInfo")?,
             )
         };
-        let device = queue.device.clone();
+        let device = &queue.device;
         let cb = SendFn(callback_info.callback);
         let ud = UserData(callback_info.userdata1, callback_info.userdata2);
-        let (future, completer) =
-            device.instance.registry.register::<()>(mode, Source::Queue(device.serial), move |out| {
-                let Some(f) = cb.get() else { return };
-                let (status, message) = match out {
-                    Outcome::Done(()) => (WGPUQueueWorkDoneStatus::Success, ""),
-                    Outcome::Cancelled => (
-                        WGPUQueueWorkDoneStatus::CallbackCancelled,
-                        "the instance was released before the work-done callback was delivered",
-                    ),
-                };
-                // SAFETY: the application's callback with its userdata.
-                unsafe { f(status, boundary::out_str(message), ud.u1(), ud.u2()) };
-            });
-        device.progress.begin_op();
-        let progress = device.progress.clone();
-        let waits_for = device.global().queue_on_submitted_work_done(
-            device.queue_id,
-            Box::new(move || {
-                progress.end_op();
-                completer.complete(());
-            }),
-        );
-        if waits_for == 0 {
-            // Nothing in flight: it is done at the next poll, which is now.
-            device.poll_now();
+        let callback = move |out: Outcome<()>| {
+            let Some(f) = cb.get() else { return };
+            let (status, message) = match out {
+                Outcome::Done(()) => (WGPUQueueWorkDoneStatus::Success, ""),
+                Outcome::Cancelled => (
+                    WGPUQueueWorkDoneStatus::CallbackCancelled,
+                    "the instance was released before the work-done callback was delivered",
+                ),
+            };
+            // SAFETY: the application's callback with its userdata.
+            unsafe { f(status, boundary::out_str(message), ud.u1(), ud.u2()) };
+        };
+        let registry = &device.instance.registry;
+        let source = Source::Queue(device.serial);
+        if device.work_done.is_idle() {
+            // Nothing issued is outstanding: done already, in one step.
+            return Ok(registry.register_done(mode, source, (), callback));
         }
+        let (future, completer) = registry.register::<()>(mode, source, callback);
+        device.work_done.register(device, completer);
         Ok(future)
     })
 }

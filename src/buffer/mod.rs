@@ -45,6 +45,8 @@ impl Object for Buffer {
 impl Drop for Buffer {
     fn drop(&mut self) {
         self.device.global().buffer_drop(self.id);
+        // Dropping a mapped buffer unmaps it, which may record a write.
+        self.device.work_done.note_work();
     }
 }
 
@@ -61,6 +63,7 @@ impl Buffer {
             state.destroyed = true;
             drop(state);
             self.device.global().buffer_destroy(self.id);
+            self.device.work_done.note_work();
         }
     }
 }

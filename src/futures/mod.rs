@@ -5,11 +5,12 @@
 //! the application's callback.
 
 mod readiness;
+mod ready;
 mod registry;
 mod wait;
 
 pub(crate) use readiness::Readiness;
-pub(crate) use registry::{Completer, Mode, Outcome, Registry, Source};
+pub(crate) use registry::{Completer, CompleterBatch, Mode, Outcome, Registry, Source};
 pub(crate) use wait::WaitRules;
 
 use std::cell::RefCell;

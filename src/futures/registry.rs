@@ -15,7 +15,6 @@
 //! calling into wgpu-core or running a callback.
 
 use std::any::Any;
-use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::thread::ThreadId;
 
@@ -23,6 +22,7 @@ use parking_lot::{Condvar, Mutex, MutexGuard};
 use slotmap::{DefaultKey, Key as _, KeyData, SlotMap};
 
 use super::readiness::Readiness;
+use super::ready::ReadyList;
 use crate::abi::{WGPUCallbackMode, WGPUFuture};
 
 /// When a callback may run (the `WGPUCallbackMode`s).
@@ -130,9 +130,9 @@ pub(super) struct Inner {
     /// Set when the instance is released: nothing new is tracked.
     closed: bool,
     /// Ready events that ProcessEvents may deliver, by sequence number.
-    ready_process: BTreeMap<u64, DefaultKey>,
+    ready_process: ReadyList,
     /// Ready spontaneous events, by sequence number.
-    ready_spontaneous: BTreeMap<u64, DefaultKey>,
+    ready_spontaneous: ReadyList,
     /// Readable while `ready_process` is not empty (when asked for).
     readiness: Option<Readiness>,
 }
@@ -178,8 +178,8 @@ impl Registry {
                 issued: Vec::new(),
                 next_seq: 1,
                 closed: false,
-                ready_process: BTreeMap::new(),
-                ready_spontaneous: BTreeMap::new(),
+                ready_process: ReadyList::default(),
+                ready_spontaneous: ReadyList::default(),
                 readiness,
             }),
             changed: Condvar::new(),
@@ -196,18 +196,46 @@ impl Registry {
         callback: impl FnOnce(Outcome<R>) + Send + 'static,
     ) -> (WGPUFuture, Completer<R>) {
         let body: Box<dyn Body> = Box::new(Op { result: None::<R>, callback });
+        let (future, key) = match self.insert(mode, source, body, false) {
+            Some((future, key)) => (future, Some(key)),
+            None => (WGPUFuture { id: 0 }, None),
+        };
+        (future, Completer { registry: self.clone(), key, _result: Default::default() })
+    }
+
+    /// Registers an operation that has already completed with `result`, in
+    /// one step: the same as [`Registry::register`] followed by
+    /// [`Completer::complete`].
+    pub(crate) fn register_done<R: Send + 'static>(
+        self: &Arc<Self>,
+        mode: Mode,
+        source: Source,
+        result: R,
+        callback: impl FnOnce(Outcome<R>) + Send + 'static,
+    ) -> WGPUFuture {
+        let body: Box<dyn Body> = Box::new(Op { result: Some(result), callback });
+        match self.insert(mode, source, body, true) {
+            Some((future, _)) => {
+                self.after_ready(mode == Mode::AllowSpontaneous);
+                future
+            }
+            None => WGPUFuture { id: 0 },
+        }
+    }
+
+    /// Adds an event, pending or (with its result in `body`) ready. `None`
+    /// when it cannot be tracked: the callback has then run as cancelled.
+    fn insert(&self, mode: Mode, source: Source, body: Box<dyn Body>, ready: bool) -> Option<(WGPUFuture, DefaultKey)> {
         let mut inner = self.inner.lock();
         if inner.closed {
             drop(inner);
             body.run(true);
-            return (
-                WGPUFuture { id: 0 },
-                Completer { registry: self.clone(), key: None, _result: Default::default() },
-            );
+            return None;
         }
         let seq = inner.next_seq;
         inner.next_seq += 1;
-        let key = inner.events.insert(Event { seq, mode, source, state: State::Pending, body: Some(body) });
+        let state = if ready { State::Ready } else { State::Pending };
+        let key = inner.events.insert(Event { seq, mode, source, state, body: Some(body) });
         let (idx, version) = split(key.data().as_ffi());
         if idx > SLOT_MASK {
             // 16 million futures pending at once: refuse the 16,777,217th.
@@ -217,18 +245,17 @@ impl Registry {
             if let Some(body) = ev.and_then(|mut e| e.body.take()) {
                 body.run(true);
             }
-            return (
-                WGPUFuture { id: 0 },
-                Completer { registry: self.clone(), key: None, _result: Default::default() },
-            );
+            return None;
         }
         if inner.issued.len() <= idx as usize {
             inner.issued.resize(idx as usize + 1, 0);
         }
         inner.issued[idx as usize] = version;
+        if ready {
+            inner.list_ready(mode, key);
+        }
         let id = (u64::from(version) << 32) | u64::from(inner.tag << 24) | u64::from(idx);
-        drop(inner);
-        (WGPUFuture { id }, Completer { registry: self.clone(), key: Some(key), _result: Default::default() })
+        Some((WGPUFuture { id }, key))
     }
 
     pub(super) fn lock(&self) -> MutexGuard<'_, Inner> {
@@ -279,7 +306,7 @@ impl Registry {
     pub(crate) fn deliver_spontaneous(&self) {
         let taken = {
             let mut inner = self.inner.lock();
-            let keys: Vec<DefaultKey> = inner.ready_spontaneous.values().copied().collect();
+            let keys = inner.ready_spontaneous.drain();
             inner.take_for_delivery(&keys)
         };
         self.deliver(taken);
@@ -290,7 +317,7 @@ impl Registry {
     pub(crate) fn process_events(&self) {
         let taken = {
             let mut inner = self.inner.lock();
-            let keys: Vec<DefaultKey> = inner.ready_process.values().copied().collect();
+            let keys = inner.ready_process.drain();
             inner.take_for_delivery(&keys)
         };
         self.deliver(taken);
@@ -361,7 +388,7 @@ impl Inner {
             if let Some(body) = ev.body.take() {
                 taken.push(Taken { seq, key, body });
             }
-            self.unlist_ready(seq, mode);
+            self.unlist_ready(mode);
         }
         self.sync_readiness();
         taken
@@ -369,7 +396,7 @@ impl Inner {
 
     /// Sets the readiness handle iff ProcessEvents has something to run.
     fn sync_readiness(&mut self) {
-        let pending = !self.ready_process.is_empty();
+        let pending = self.ready_process.has_live();
         if let Some(r) = self.readiness.as_mut() {
             if pending {
                 r.set()
@@ -379,12 +406,14 @@ impl Inner {
         }
     }
 
-    fn unlist_ready(&mut self, seq: u64, mode: Mode) {
-        if mode != Mode::WaitAnyOnly {
-            self.ready_process.remove(&seq);
+    fn unlist_ready(&mut self, mode: Mode) {
+        let Inner { events, ready_process, ready_spontaneous, .. } = self;
+        let ready = |k| events.get(k).is_some_and(|e: &Event| e.state == State::Ready);
+        if mode != Mode::WaitAnyOnly && ready_process.unlist() {
+            ready_process.sweep(|k| ready(k) && events[k].mode != Mode::WaitAnyOnly);
         }
-        if mode == Mode::AllowSpontaneous {
-            self.ready_spontaneous.remove(&seq);
+        if mode == Mode::AllowSpontaneous && ready_spontaneous.unlist() {
+            ready_spontaneous.sweep(|k| ready(k) && events[k].mode == Mode::AllowSpontaneous);
         }
     }
 }
@@ -401,32 +430,123 @@ impl<R: Send + 'static> Completer<R> {
     fn finish(&mut self, result: Option<R>) {
         let Some(key) = self.key.take() else { return };
         let mut inner = self.registry.inner.lock();
-        let Some(ev) = inner.events.get_mut(key) else {
-            drop(inner);
-            drop(result);
+        let made = inner.make_ready(key, result);
+        drop(inner);
+        match made {
+            Ok(mode) => self.registry.after_ready(mode == Mode::AllowSpontaneous),
+            // Dropped outside the lock: a result may own objects.
+            Err(unused) => drop(unused),
+        }
+    }
+}
+
+/// The right to complete many events of one registry with the same result,
+/// in one step (one lock, one wake-up): work-done futures that wait for the
+/// same queue work. Dropping it without completing cancels them all.
+pub(crate) struct CompleterBatch<R: Send + 'static> {
+    registry: Option<Arc<Registry>>,
+    keys: Vec<DefaultKey>,
+    _result: std::marker::PhantomData<fn(R)>,
+}
+
+impl<R: Send + 'static> Default for CompleterBatch<R> {
+    fn default() -> Self {
+        CompleterBatch { registry: None, keys: Vec::new(), _result: Default::default() }
+    }
+}
+
+impl<R: Clone + Send + 'static> CompleterBatch<R> {
+    /// Adds `completer`'s event. A completer of another registry (never the
+    /// case for one device's queue) is completed on its own at once.
+    pub(crate) fn push(&mut self, mut completer: Completer<R>, result: impl FnOnce() -> R) {
+        let same = self.registry.as_ref().is_none_or(|r| Arc::ptr_eq(r, &completer.registry));
+        if !same {
+            completer.complete(result());
             return;
-        };
+        }
+        if let Some(key) = completer.key.take() {
+            self.registry.get_or_insert_with(|| completer.registry.clone());
+            self.keys.push(key);
+        }
+    }
+
+    /// Completes every event with a clone of `result`, in the order they
+    /// were added.
+    pub(crate) fn complete_all(mut self, result: R) {
+        self.finish_all(|| Some(result.clone()));
+    }
+}
+
+impl<R: Send + 'static> CompleterBatch<R> {
+    fn finish_all(&mut self, mut result: impl FnMut() -> Option<R>) {
+        let Some(registry) = self.registry.take() else { return };
+        let keys = std::mem::take(&mut self.keys);
+        if keys.is_empty() {
+            return;
+        }
+        let mut spontaneous = false;
+        let mut unused = Vec::new();
+        let mut inner = registry.inner.lock();
+        for key in keys {
+            match inner.make_ready(key, result()) {
+                Ok(mode) => spontaneous |= mode == Mode::AllowSpontaneous,
+                Err(r) => unused.push(r),
+            }
+        }
+        drop(inner);
+        // Dropped outside the lock: a result may own objects.
+        drop(unused);
+        registry.after_ready(spontaneous);
+    }
+}
+
+impl<R: Send + 'static> Drop for CompleterBatch<R> {
+    fn drop(&mut self) {
+        if !self.keys.is_empty() {
+            log::debug!(target: "wgpu_shim", "queue work ended without a result; its callbacks get CallbackCancelled");
+            self.finish_all(|| None);
+        }
+    }
+}
+
+impl Registry {
+    /// Wakes waiting threads after events became ready; queues spontaneous
+    /// delivery for this thread when one of them allows it.
+    fn after_ready(self: &Arc<Self>, spontaneous: bool) {
+        self.changed.notify_all();
+        if spontaneous {
+            super::note_spontaneous(self);
+        }
+    }
+}
+
+impl Inner {
+    /// Stores `result` in a pending event and makes it ready. Returns its
+    /// mode, or gives `result` back when the event was not pending (already
+    /// complete, or cancelled by the instance's release): the caller drops
+    /// it once the lock is released.
+    fn make_ready<R: Send + 'static>(&mut self, key: DefaultKey, result: Option<R>) -> Result<Mode, Option<R>> {
+        let Some(ev) = self.events.get_mut(key) else { return Err(result) };
         if ev.state != State::Pending {
-            drop(inner);
-            drop(result);
-            return;
+            return Err(result);
         }
         if let Some(slot) = ev.body.as_mut().and_then(|b| b.result_slot().downcast_mut::<Option<R>>()) {
             *slot = result;
         }
         ev.state = State::Ready;
-        let (seq, mode) = (ev.seq, ev.mode);
+        let mode = ev.mode;
+        self.list_ready(mode, key);
+        Ok(mode)
+    }
+
+    /// Lists a ready event for the deliveries its mode allows.
+    fn list_ready(&mut self, mode: Mode, key: DefaultKey) {
         if mode != Mode::WaitAnyOnly {
-            inner.ready_process.insert(seq, key);
-            inner.sync_readiness();
+            self.ready_process.push(key);
+            self.sync_readiness();
         }
         if mode == Mode::AllowSpontaneous {
-            inner.ready_spontaneous.insert(seq, key);
-        }
-        drop(inner);
-        self.registry.changed.notify_all();
-        if mode == Mode::AllowSpontaneous {
-            super::note_spontaneous(&self.registry);
+            self.ready_spontaneous.push(key);
         }
     }
 }

@@ -4,7 +4,6 @@
 //! events ready and signal the condition variable, so a blocked wait costs
 //! no CPU and holds no lock that other API calls need.
 
-use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
 use super::registry::{Lookup, Registry, State};
@@ -51,19 +50,21 @@ impl Registry {
         let me = std::thread::current().id();
 
         let mut inner = self.lock();
-        let mut sources = HashSet::new();
+        let mut first_source = None;
+        let mut mixed = false;
         for info in infos.iter() {
             match inner.lookup(info.future.id) {
                 Lookup::Unknown => {
                     return Err(format!("future {:#x} is not a future of this instance", info.future.id))
                 }
                 Lookup::Live(key) => {
-                    sources.insert(inner.events[key].source);
+                    let source = inner.events[key].source;
+                    mixed |= *first_source.get_or_insert(source) != source;
                 }
                 Lookup::Completed => {}
             }
         }
-        if timed && !rules.mixed_sources && sources.len() > 1 {
+        if timed && !rules.mixed_sources && mixed {
             return Err("a timed wait may list futures of one source only (one queue, or the CPU timeline)".into());
         }
 
@@ -95,10 +96,12 @@ impl Registry {
                 let keys: Vec<_> = mine.iter().map(|&(_, k)| k).collect();
                 let taken = inner.take_for_delivery(&keys);
                 drop(inner);
-                // `completed` is set before any callback runs.
-                let taken_keys: HashSet<_> = taken.iter().map(|t| t.key).collect();
+                // `completed` is set before any callback runs. `taken` keeps
+                // the order of `keys`, skipping any that was not ready.
+                let mut next = taken.iter().map(|t| t.key).peekable();
                 for &(i, key) in &mine {
-                    if taken_keys.contains(&key) {
+                    if next.peek() == Some(&key) {
+                        next.next();
                         infos[i].completed = 1;
                     }
                 }

@@ -1,0 +1,149 @@
+//! Work-done futures of one queue, completed in batches.
+//!
+//! `wgpuQueueOnSubmittedWorkDone` completes once all queue work issued
+//! before it is done. Handing wgpu-core one closure per future costs, per
+//! future, a flush of pending writes (a submission index is allocated each
+//! time), a boxed closure, and — when the queue is idle, because wgpu-core
+//! then defers the closure to the next poll — a whole device poll.
+//!
+//! Instead the device counts the calls that give its queue work (submits,
+//! writes, unmaps and buffer drops, which may record pending writes): the
+//! *generation*. Then:
+//! - when every generation issued is known done and no batch is
+//!   outstanding, a new future completes in the registering call, without
+//!   wgpu-core;
+//! - otherwise futures registered while the generation stays the same join
+//!   one batch, and one wgpu-core closure completes the whole batch, in one
+//!   registry lock, when the work of that generation is done.
+//!
+//! Ordering (behaviour §8.8): futures of one batch complete in call order;
+//! wgpu-core calls the closures of successive batches in submission order,
+//! after the map callbacks of the same submissions; a future completes in
+//! its registering call only when no batch is outstanding, and a batch's
+//! removal and completion happen in one step under the state lock.
+//!
+//! A generation is counted *after* its wgpu-core call returned, and a batch
+//! records the generation before it is handed to wgpu-core, so every counted
+//! piece of work is in wgpu-core before the batch's closure is registered
+//! behind it.
+
+use std::sync::Arc;
+
+use parking_lot::Mutex;
+
+use crate::device::Device;
+use crate::futures::{Completer, CompleterBatch};
+use crate::progress::Progress;
+
+/// The work-done state of one device's queue.
+pub(crate) struct WorkDone {
+    state: Mutex<State>,
+}
+
+struct State {
+    /// Calls that gave the queue work so far. Starts at 1: creating the
+    /// device may leave pending writes behind.
+    issued: u64,
+    /// Every generation up to this one is known complete.
+    done: u64,
+    /// Batches registered and not fired yet, oldest first (rarely more
+    /// than two).
+    batches: Vec<Batch>,
+    next_batch: u64,
+}
+
+struct Batch {
+    id: u64,
+    generation: u64,
+    completers: CompleterBatch<()>,
+}
+
+/// Owned by the wgpu-core closure of one batch: completes it when called,
+/// cancels it when wgpu-core drops the closure without calling it.
+struct BatchGuard {
+    work_done: Arc<WorkDone>,
+    progress: Arc<Progress>,
+    id: u64,
+    fired: bool,
+}
+
+impl WorkDone {
+    pub(crate) fn new() -> Arc<WorkDone> {
+        Arc::new(WorkDone { state: Mutex::new(State { issued: 1, done: 0, batches: Vec::new(), next_batch: 0 }) })
+    }
+
+    /// Counts a call that gave the queue work; called after wgpu-core
+    /// returned from it.
+    pub(crate) fn note_work(&self) {
+        self.state.lock().issued += 1;
+    }
+
+    /// Whether all queue work issued so far is known done and no batch is
+    /// outstanding: a new future can complete at once.
+    pub(crate) fn is_idle(&self) -> bool {
+        let st = self.state.lock();
+        st.done >= st.issued && st.batches.is_empty()
+    }
+
+    /// Completes `completer` once the queue work issued so far is done.
+    pub(crate) fn register(self: &Arc<Self>, device: &Device, completer: Completer<()>) {
+        let mut st = self.state.lock();
+        if st.done >= st.issued && st.batches.is_empty() {
+            drop(st);
+            completer.complete(());
+            return;
+        }
+        let generation = st.issued;
+        if let Some(batch) = st.batches.last_mut().filter(|b| b.generation == generation) {
+            batch.completers.push(completer, || ());
+            return;
+        }
+        let id = st.next_batch;
+        st.next_batch += 1;
+        let mut completers = CompleterBatch::default();
+        completers.push(completer, || ());
+        st.batches.push(Batch { id, generation, completers });
+        drop(st);
+
+        device.progress.begin_op();
+        let mut guard = BatchGuard { work_done: self.clone(), progress: device.progress.clone(), id, fired: false };
+        let waits_for = device.global().queue_on_submitted_work_done(device.queue_id, Box::new(move || guard.fire()));
+        if waits_for == 0 {
+            // Nothing in flight: wgpu-core calls the closure at its next
+            // poll, which is now.
+            device.poll_now();
+        }
+    }
+
+    /// Takes batch `id` out (under the lock, which the caller keeps while
+    /// completing it).
+    fn take(st: &mut State, id: u64) -> Option<Batch> {
+        let i = st.batches.iter().position(|b| b.id == id)?;
+        Some(st.batches.remove(i))
+    }
+}
+
+impl BatchGuard {
+    fn fire(&mut self) {
+        self.fired = true;
+        self.progress.end_op();
+        let mut st = self.work_done.state.lock();
+        if let Some(batch) = WorkDone::take(&mut st, self.id) {
+            st.done = st.done.max(batch.generation);
+            batch.completers.complete_all(());
+        }
+    }
+}
+
+impl Drop for BatchGuard {
+    fn drop(&mut self) {
+        if self.fired {
+            return;
+        }
+        // wgpu-core dropped the closure uncalled (its device went away):
+        // the batch's callbacks get CallbackCancelled.
+        self.progress.end_op();
+        let batch = WorkDone::take(&mut self.work_done.state.lock(), self.id);
+        drop(batch);
+    }
+}
