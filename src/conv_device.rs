@@ -57,43 +57,68 @@ pub(crate) fn required_features(names: &[WGPUFeatureName], available: wgt::Featu
     Ok(out)
 }
 
+/// A reported maximum, kept off the "undefined" sentinel: some drivers
+/// offer `u32::MAX` (NVIDIA's descriptors per set, hence wgpu-hal's
+/// bindings per bind group), which C would read as
+/// `WGPU_LIMIT_U32_UNDEFINED`.
+fn defined<T: Bounded>(v: T) -> T {
+    v.below_sentinel()
+}
+
+/// Limit types with an "undefined" sentinel at their maximum.
+trait Bounded {
+    fn below_sentinel(self) -> Self;
+}
+
+impl Bounded for u32 {
+    fn below_sentinel(self) -> u32 {
+        self.min(u32::MAX - 1)
+    }
+}
+
+impl Bounded for u64 {
+    fn below_sentinel(self) -> u64 {
+        self.min(u64::MAX - 1)
+    }
+}
+
 /// Writes `limits` into a C struct (its chain must be empty).
 pub(crate) fn write_limits(out: &mut WGPULimits, l: &wgt::Limits) -> ApiResult<()> {
     // SAFETY: the chain was supplied by the caller of the exported function,
     // which promises a valid chain.
     unsafe { crate::chain::expect_none(out.nextInChain, "WGPULimits") }?;
-    out.maxTextureDimension1D = l.max_texture_dimension_1d;
-    out.maxTextureDimension2D = l.max_texture_dimension_2d;
-    out.maxTextureDimension3D = l.max_texture_dimension_3d;
-    out.maxTextureArrayLayers = l.max_texture_array_layers;
-    out.maxBindGroups = l.max_bind_groups;
-    out.maxBindGroupsPlusVertexBuffers = l.max_bind_groups_plus_vertex_buffers;
-    out.maxBindingsPerBindGroup = l.max_bindings_per_bind_group;
-    out.maxDynamicUniformBuffersPerPipelineLayout = l.max_dynamic_uniform_buffers_per_pipeline_layout;
-    out.maxDynamicStorageBuffersPerPipelineLayout = l.max_dynamic_storage_buffers_per_pipeline_layout;
-    out.maxSampledTexturesPerShaderStage = l.max_sampled_textures_per_shader_stage;
-    out.maxSamplersPerShaderStage = l.max_samplers_per_shader_stage;
-    out.maxStorageBuffersPerShaderStage = l.max_storage_buffers_per_shader_stage;
-    out.maxStorageTexturesPerShaderStage = l.max_storage_textures_per_shader_stage;
-    out.maxUniformBuffersPerShaderStage = l.max_uniform_buffers_per_shader_stage;
-    out.maxUniformBufferBindingSize = l.max_uniform_buffer_binding_size;
-    out.maxStorageBufferBindingSize = l.max_storage_buffer_binding_size;
+    out.maxTextureDimension1D = defined(l.max_texture_dimension_1d);
+    out.maxTextureDimension2D = defined(l.max_texture_dimension_2d);
+    out.maxTextureDimension3D = defined(l.max_texture_dimension_3d);
+    out.maxTextureArrayLayers = defined(l.max_texture_array_layers);
+    out.maxBindGroups = defined(l.max_bind_groups);
+    out.maxBindGroupsPlusVertexBuffers = defined(l.max_bind_groups_plus_vertex_buffers);
+    out.maxBindingsPerBindGroup = defined(l.max_bindings_per_bind_group);
+    out.maxDynamicUniformBuffersPerPipelineLayout = defined(l.max_dynamic_uniform_buffers_per_pipeline_layout);
+    out.maxDynamicStorageBuffersPerPipelineLayout = defined(l.max_dynamic_storage_buffers_per_pipeline_layout);
+    out.maxSampledTexturesPerShaderStage = defined(l.max_sampled_textures_per_shader_stage);
+    out.maxSamplersPerShaderStage = defined(l.max_samplers_per_shader_stage);
+    out.maxStorageBuffersPerShaderStage = defined(l.max_storage_buffers_per_shader_stage);
+    out.maxStorageTexturesPerShaderStage = defined(l.max_storage_textures_per_shader_stage);
+    out.maxUniformBuffersPerShaderStage = defined(l.max_uniform_buffers_per_shader_stage);
+    out.maxUniformBufferBindingSize = defined(l.max_uniform_buffer_binding_size);
+    out.maxStorageBufferBindingSize = defined(l.max_storage_buffer_binding_size);
     out.minUniformBufferOffsetAlignment = l.min_uniform_buffer_offset_alignment;
     out.minStorageBufferOffsetAlignment = l.min_storage_buffer_offset_alignment;
-    out.maxVertexBuffers = l.max_vertex_buffers;
-    out.maxBufferSize = l.max_buffer_size;
-    out.maxVertexAttributes = l.max_vertex_attributes;
-    out.maxVertexBufferArrayStride = l.max_vertex_buffer_array_stride;
-    out.maxInterStageShaderVariables = l.max_inter_stage_shader_variables;
-    out.maxColorAttachments = l.max_color_attachments;
-    out.maxColorAttachmentBytesPerSample = l.max_color_attachment_bytes_per_sample;
-    out.maxComputeWorkgroupStorageSize = l.max_compute_workgroup_storage_size;
-    out.maxComputeInvocationsPerWorkgroup = l.max_compute_invocations_per_workgroup;
-    out.maxComputeWorkgroupSizeX = l.max_compute_workgroup_size_x;
-    out.maxComputeWorkgroupSizeY = l.max_compute_workgroup_size_y;
-    out.maxComputeWorkgroupSizeZ = l.max_compute_workgroup_size_z;
-    out.maxComputeWorkgroupsPerDimension = l.max_compute_workgroups_per_dimension;
-    out.maxImmediateSize = l.max_immediate_size;
+    out.maxVertexBuffers = defined(l.max_vertex_buffers);
+    out.maxBufferSize = defined(l.max_buffer_size);
+    out.maxVertexAttributes = defined(l.max_vertex_attributes);
+    out.maxVertexBufferArrayStride = defined(l.max_vertex_buffer_array_stride);
+    out.maxInterStageShaderVariables = defined(l.max_inter_stage_shader_variables);
+    out.maxColorAttachments = defined(l.max_color_attachments);
+    out.maxColorAttachmentBytesPerSample = defined(l.max_color_attachment_bytes_per_sample);
+    out.maxComputeWorkgroupStorageSize = defined(l.max_compute_workgroup_storage_size);
+    out.maxComputeInvocationsPerWorkgroup = defined(l.max_compute_invocations_per_workgroup);
+    out.maxComputeWorkgroupSizeX = defined(l.max_compute_workgroup_size_x);
+    out.maxComputeWorkgroupSizeY = defined(l.max_compute_workgroup_size_y);
+    out.maxComputeWorkgroupSizeZ = defined(l.max_compute_workgroup_size_z);
+    out.maxComputeWorkgroupsPerDimension = defined(l.max_compute_workgroups_per_dimension);
+    out.maxImmediateSize = defined(l.max_immediate_size);
     Ok(())
 }
 
@@ -265,6 +290,19 @@ mod tests {
         assert_eq!(required_limits(Some(&req), &adapter).unwrap().max_bind_groups, 2);
         req.minUniformBufferOffsetAlignment = 3;
         assert!(required_limits(Some(&req), &adapter).is_err());
+    }
+
+    #[test]
+    fn reported_limits_never_read_as_undefined() {
+        let adapter =
+            wgt::Limits { max_bindings_per_bind_group: u32::MAX, max_buffer_size: u64::MAX, ..wgt::Limits::default() };
+        let mut out = WGPU_LIMITS_INIT;
+        write_limits(&mut out, &adapter).unwrap();
+        assert_eq!(out.maxBindingsPerBindGroup, u32::MAX - 1);
+        assert_eq!(out.maxBufferSize, u64::MAX - 1);
+        assert_eq!(out.maxBindGroups, adapter.max_bind_groups);
+        // Handing the reported limits back as requirements works.
+        assert_eq!(required_limits(Some(&out), &adapter).unwrap().max_bindings_per_bind_group, u32::MAX - 1);
     }
 
     #[test]

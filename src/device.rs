@@ -1,7 +1,7 @@
 //! `WGPUDevice`: creation, loss and destruction, error reporting, queries.
 
 use std::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
-use std::sync::{Arc, Weak};
+use std::sync::Arc;
 
 use parking_lot::{Mutex, RwLock};
 use wgpu_core::id::{DeviceId, QueueId};
@@ -12,11 +12,13 @@ use crate::adapter::Adapter;
 use crate::boundary::{self, call, refcounted, set_label};
 use crate::buffer::Buffer;
 use crate::callback::{SendFn, UserData};
+use crate::direct_wait::FenceWake;
 use crate::futures::{Completer, Mode, Outcome, Source};
 use crate::handle::{Handle, Object};
 use crate::instance::Instance;
 use crate::progress::Progress;
 use crate::texture::Texture;
+use crate::tracking::Tracker;
 use crate::work_done::WorkDone;
 
 type LostResult = (WGPUDeviceLostReason, String);
@@ -43,6 +45,9 @@ pub(crate) struct Device {
     pub(crate) progress: Arc<Progress>,
     /// Work-done futures of the queue, batched.
     pub(crate) work_done: Arc<WorkDone>,
+    /// The fence and wake semaphore WaitAny sleeps on, where the driver
+    /// allows (`direct_wait.rs`). Destroyed before the wgpu-core device.
+    pub(crate) fence_wake: Option<Arc<FenceWake>>,
     /// Held shared around every wgpu-core call that may run the device's
     /// maintenance (polls, submits) and exclusively around map and unmap
     /// calls. wgpu-core maps a ready buffer in maintenance outside its map
@@ -56,9 +61,9 @@ pub(crate) struct Device {
     /// The queue handle given out by `wgpuDeviceGetQueue`, while it lives.
     queue_handle: Mutex<QueueSlot>,
     /// Buffers made by this device, for destroy.
-    buffers: Mutex<Vec<Weak<Buffer>>>,
+    pub(crate) buffers: Tracker<Buffer>,
     /// Textures made by this device, for destroy.
-    textures: Mutex<Vec<Weak<Texture>>>,
+    pub(crate) textures: Tracker<Texture>,
 }
 
 /// The raw queue handle, kept so `GetQueue` returns the same one.
@@ -131,6 +136,8 @@ impl Device {
                 global.device_drop(id);
             }),
         );
+        let cpu_adapter = instance.global.adapter_get_info(adapter.id).device_type == wgt::DeviceType::Cpu;
+        let fence_wake = FenceWake::new(&instance.global, id, cpu_adapter).map(Arc::new);
         let cb = &desc.uncapturedErrorCallbackInfo;
         let uncaptured = cb.callback.map(|f| (SendFn(Some(f)), UserData(cb.userdata1, cb.userdata2)));
         let device = Arc::new(Device {
@@ -144,6 +151,7 @@ impl Device {
             limits,
             progress,
             work_done: WorkDone::new(),
+            fence_wake,
             maintain_lock,
             lost: AtomicBool::new(false),
             shared,
@@ -151,8 +159,8 @@ impl Device {
             lost_future,
             uncaptured,
             queue_handle: Mutex::new(QueueSlot(std::ptr::null_mut())),
-            buffers: Mutex::new(Vec::new()),
-            textures: Mutex::new(Vec::new()),
+            buffers: Tracker::default(),
+            textures: Tracker::default(),
         });
         device.instance.track_device(&device);
         // Loss that wgpu-core detects (driver failure) reaches us here.
@@ -208,11 +216,11 @@ impl Device {
     /// and texture, destroys the wgpu-core device, and loses the device
     /// (`Destroyed`).
     pub(crate) fn destroy(&self) {
-        let buffers: Vec<Arc<Buffer>> = self.buffers.lock().iter().filter_map(Weak::upgrade).collect();
+        let buffers = self.buffers.live();
         for buffer in buffers {
             buffer.destroy();
         }
-        let textures: Vec<Arc<Texture>> = self.textures.lock().iter().filter_map(Weak::upgrade).collect();
+        let textures = self.textures.live();
         for texture in textures {
             texture.destroy();
         }
@@ -234,16 +242,6 @@ impl Device {
         if let Err(err) = polled {
             log::debug!(target: "wgpu_shim", "device poll: {err}");
         }
-    }
-
-    /// Remembers a buffer so that destroying the device destroys it.
-    pub(crate) fn track_buffer(&self, buffer: &Arc<Buffer>) {
-        track(&mut self.buffers.lock(), buffer);
-    }
-
-    /// Remembers a texture so that destroying the device destroys it.
-    pub(crate) fn track_texture(&self, texture: &Arc<Texture>) {
-        track(&mut self.textures.lock(), texture);
     }
 
     /// Reports a wgpu-core error on this device (error scopes, else the
@@ -316,18 +314,13 @@ impl Device {
 
 impl Drop for Device {
     fn drop(&mut self) {
-        // Joins the progress thread, which then drops the wgpu-core queue and
-        // device: when the last reference goes, the device is really gone.
+        // The wake semaphore goes first (no WaitAny sleeps on it: a sleeper
+        // holds the device). Then the progress thread is joined, which drops
+        // the wgpu-core queue and device: when the last reference goes, the
+        // device is really gone.
+        drop(self.fence_wake.take());
         self.progress.stop();
     }
-}
-
-/// Adds `obj` to a weak list, pruning dead entries as the list grows.
-fn track<T>(list: &mut Vec<Weak<T>>, obj: &Arc<T>) {
-    if list.len() >= 64 && list.len().is_power_of_two() {
-        list.retain(|w| w.strong_count() > 0);
-    }
-    list.push(Arc::downgrade(obj));
 }
 
 fn error_type_name(kind: WGPUErrorType) -> &'static str {

@@ -16,7 +16,7 @@ use crate::adapter::Adapter;
 use crate::boundary::{self, call, refcounted, reject};
 use crate::callback::{SendFn, UserData};
 use crate::device::Device;
-use crate::futures::{Completer, Outcome, Readiness, Registry, Source, WaitRules};
+use crate::futures::{Completer, DirectSleep, Outcome, Readiness, Registry, Source, WaitRules};
 use crate::handle::{Handle, Object};
 
 /// The most futures a timed `wgpuInstanceWaitAny` accepts.
@@ -69,6 +69,11 @@ impl Instance {
         let mut list = self.devices.lock();
         list.retain(|d| d.strong_count() > 0);
         list.push(Arc::downgrade(device));
+    }
+
+    /// The live device whose queue has this serial number.
+    fn device_by_serial(&self, serial: u64) -> Option<Arc<Device>> {
+        self.devices.lock().iter().filter_map(Weak::upgrade).find(|d| d.serial == serial)
     }
 
     /// Polls (without waiting) every device that has queue work pending, so
@@ -275,7 +280,11 @@ pub unsafe extern "C" fn wgpuInstanceWaitAny(
                 boundary::slice_arg_mut(futures, future_count, "futures")?,
             )
         };
-        instance.registry.wait_any(list, timeout_ns, &instance.rules).map_err(|why| reject!("{why}"))
+        let find_sleeper = |serial: u64| -> Option<Arc<dyn DirectSleep>> {
+            let device = instance.device_by_serial(serial)?;
+            Some(crate::direct_wait::DeviceSleep::new(device)?)
+        };
+        instance.registry.wait_any(list, timeout_ns, &instance.rules, &find_sleeper).map_err(|why| reject!("{why}"))
     })
 }
 

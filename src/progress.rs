@@ -17,6 +17,7 @@
 //! the thread never needs waking for it. Elsewhere (no timeline semaphores)
 //! the thread polls every `WAIT_SLICE` while work is pending.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -34,9 +35,12 @@ const FENCE_SLICE_NS: u64 = 1_000_000_000;
 
 /// Shared between the device, the completion closures and the thread.
 pub(crate) struct Progress {
+    /// The newest fence value some completed poll covered (read before the
+    /// poll began): polling again for it would find nothing new.
+    polled: AtomicU64,
     state: Mutex<State>,
     cond: Condvar,
-    fence: Option<FenceWaiter>,
+    fence: Option<RawFence>,
     thread: Mutex<Option<std::thread::JoinHandle<()>>>,
     /// Drops the wgpu-core ids once the thread is done with them.
     on_exit: Mutex<Option<Box<dyn FnOnce() + Send>>>,
@@ -45,11 +49,14 @@ pub(crate) struct Progress {
 struct State {
     /// Queue operations registered with wgpu-core and not completed yet.
     pending: usize,
+    /// WaitAny threads sleeping on this device's fence themselves (they
+    /// poll on every GPU progress, so the thread need not).
+    direct: usize,
     shutdown: bool,
 }
 
 /// wgpu-hal's device fence, as a raw timeline semaphore.
-struct FenceWaiter {
+pub(crate) struct RawFence {
     device: ash::Device,
     fence: vk::Semaphore,
 }
@@ -64,12 +71,13 @@ impl Progress {
         name: String,
         on_exit: Box<dyn FnOnce() + Send>,
     ) -> Arc<Progress> {
-        let fence = FenceWaiter::new(&global, device_id);
+        let fence = RawFence::new(&global, device_id);
         if fence.is_none() {
             log::info!(target: "wgpu_shim", "device {name:?}: no timeline semaphores; the progress thread polls every {WAIT_SLICE:?} while work is pending");
         }
         let progress = Arc::new(Progress {
-            state: Mutex::new(State { pending: 0, shutdown: false }),
+            polled: AtomicU64::new(0),
+            state: Mutex::new(State { pending: 0, direct: 0, shutdown: false }),
             cond: Condvar::new(),
             fence,
             thread: Mutex::new(None),
@@ -102,6 +110,31 @@ impl Progress {
     pub(crate) fn end_op(&self) {
         let mut st = self.state.lock();
         st.pending = st.pending.saturating_sub(1);
+    }
+
+    /// A WaitAny thread starts sleeping on the device fence itself: the
+    /// thread stands by meanwhile rather than wait on the fence too.
+    pub(crate) fn enter_direct(&self) {
+        self.state.lock().direct += 1;
+    }
+
+    /// The direct sleep of [`Progress::enter_direct`] ended.
+    pub(crate) fn leave_direct(&self) {
+        let mut st = self.state.lock();
+        st.direct = st.direct.saturating_sub(1);
+        if st.direct == 0 && st.pending > 0 {
+            self.cond.notify_one();
+        }
+    }
+
+    /// The newest fence value a finished poll covered.
+    pub(crate) fn polled(&self) -> u64 {
+        self.polled.load(Ordering::Acquire)
+    }
+
+    /// Records that a poll begun at fence value `value` has finished.
+    pub(crate) fn note_polled(&self, value: u64) {
+        self.polled.fetch_max(value, Ordering::AcqRel);
     }
 
     /// Whether queue operations are pending.
@@ -143,7 +176,7 @@ impl Progress {
         loop {
             {
                 let mut st = self.state.lock();
-                while st.pending == 0 && !st.shutdown {
+                while (st.pending == 0 || st.direct > 0) && !st.shutdown {
                     self.cond.wait(&mut st);
                 }
                 if st.shutdown {
@@ -151,7 +184,7 @@ impl Progress {
                 }
             }
             // Completion closures run in here and only mark events ready.
-            let seen = self.fence.as_ref().map(FenceWaiter::value);
+            let seen = self.fence.as_ref().map(RawFence::value);
             let polled = {
                 let _shared = maintain_lock.read();
                 global.device_poll(device_id, wgpu_types::PollType::Poll)
@@ -159,13 +192,16 @@ impl Progress {
             if let Err(err) = polled {
                 log::debug!(target: "wgpu_shim", "device poll: {err}");
             }
+            if let Some(Ok(seen)) = seen {
+                self.polled.fetch_max(seen, Ordering::AcqRel);
+            }
             crate::futures::flush_spontaneous();
             {
                 let st = self.state.lock();
                 if st.shutdown {
                     return;
                 }
-                if st.pending == 0 {
+                if st.pending == 0 || st.direct > 0 {
                     continue;
                 }
             }
@@ -178,8 +214,9 @@ impl Progress {
     }
 }
 
-impl FenceWaiter {
-    fn new(global: &Global, device_id: DeviceId) -> Option<FenceWaiter> {
+impl RawFence {
+    /// The device's fence, when it is a timeline semaphore on Vulkan 1.2.
+    pub(crate) fn new(global: &Global, device_id: DeviceId) -> Option<RawFence> {
         // SAFETY: we do not destroy the raw device or fence; they live until
         // the wgpu-core device is dropped, which happens only after this
         // thread exits (`Progress::stop`).
@@ -196,10 +233,21 @@ impl FenceWaiter {
         if shared.instance_api_version() < vk::API_VERSION_1_2 || props.api_version < vk::API_VERSION_1_2 {
             return None;
         }
-        Some(FenceWaiter { device: hal_device.raw_device().clone(), fence })
+        Some(RawFence { device: hal_device.raw_device().clone(), fence })
     }
 
-    fn value(&self) -> Result<u64, vk::Result> {
+    /// The raw device.
+    pub(crate) fn device(&self) -> &ash::Device {
+        &self.device
+    }
+
+    /// The fence semaphore.
+    pub(crate) fn fence(&self) -> vk::Semaphore {
+        self.fence
+    }
+
+    /// The fence's value now.
+    pub(crate) fn value(&self) -> Result<u64, vk::Result> {
         // SAFETY: the fence is a live timeline semaphore of this device.
         unsafe { self.device.get_semaphore_counter_value(self.fence) }
     }

@@ -17,6 +17,7 @@ use crate::boundary::{self, call, refcounted, set_label};
 use crate::device::Device;
 use crate::handle::{Handle, Object};
 use crate::texture_view::TextureView;
+use crate::tracking::Slot;
 
 /// A `WGPUTexture`.
 pub(crate) struct Texture {
@@ -32,6 +33,8 @@ pub(crate) struct Texture {
     usage: WGPUTextureUsage,
     /// Set by the first `Destroy` (explicit or by the device).
     destroyed: Mutex<bool>,
+    /// Its place among the device's live textures.
+    tracked: Slot,
 }
 
 impl Object for Texture {
@@ -41,6 +44,7 @@ impl Object for Texture {
 
 impl Drop for Texture {
     fn drop(&mut self) {
+        self.device.textures.remove(&self.tracked);
         self.device.global().texture_drop(self.id);
     }
 }
@@ -207,8 +211,9 @@ pub unsafe extern "C" fn wgpuDeviceCreateTexture(
             format: desc.format,
             usage: desc.usage,
             destroyed: Mutex::new(false),
+            tracked: Slot::default(),
         });
-        device.track_texture(&texture);
+        device.textures.insert(&texture, &texture.tracked);
         Ok(Handle::into_raw(texture))
     })
 }

@@ -11,7 +11,9 @@
  *   2. Idle shortcut, then work: after everything finished, a write with no
  *      submit, then a work-done; the written buffer maps at once and holds
  *      the data (the write was flushed and is covered by the future).
- *   3. Idle: with nothing issued since, a work-done completes in its call. */
+ *   3. The same with the write recorded by unmapping a buffer created
+ *      mapped (wgpu-core copies its staging memory in on the queue).
+ *   4. Idle: with nothing issued since, a work-done completes in its call. */
 #define _GNU_SOURCE
 #include "futures_util.h"
 
@@ -81,7 +83,32 @@ int main(void) {
     wgpuBufferUnmap(written);
     wgpuBufferRelease(written);
 
-    /* 3. Idle (the unmap of a MAP_READ buffer records no write, but the
+    /* 3. A buffer created mapped, filled and unmapped (no submit). */
+    WGPUBufferDescriptor bd = WGPU_BUFFER_DESCRIPTOR_INIT;
+    bd.size = FU_MAP_SIZE;
+    bd.usage = WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst;
+    bd.mappedAtCreation = 1;
+    WGPUBuffer created = wgpuDeviceCreateBuffer(ctx.device, &bd);
+    CHECK(created != NULL);
+    uint32_t *w = wgpuBufferGetMappedRange(created, 0, FU_MAP_SIZE);
+    CHECK(w != NULL);
+    if (w) memcpy(w, data, sizeof data);
+    wgpuBufferUnmap(created);
+    FuRec cr;
+    fu_rec_init(&cr, "work-done after an unmap of a buffer created mapped");
+    WGPUFuture cf = fu_workdone(ctx.queue, WGPUCallbackMode_WaitAnyOnly, &cr);
+    CHECK(fu_wait1(ctx.instance, cf, -1, &cr, NULL) == WGPUWaitStatus_Success);
+    if (maps_at_once(&ctx, created, "buffer created mapped", round)) {
+      const uint32_t *p = wgpuBufferGetConstMappedRange(created, 0, FU_MAP_SIZE);
+      CHECK(p != NULL);
+      if (p) CHECK(memcmp(p, data, sizeof data) == 0);
+    } else {
+      CHECK(0);
+    }
+    wgpuBufferUnmap(created);
+    wgpuBufferRelease(created);
+
+    /* 4. Idle (the unmap of a MAP_READ buffer records no write, but the
      * library may count it: wait once), then a work-done with nothing
      * issued since completes within its call. */
     FuRec settle;

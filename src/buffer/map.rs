@@ -144,8 +144,10 @@ impl Buffer {
                 let _exclusive = self.device.maintain_lock.write();
                 self.device.global().buffer_unmap(self.id)
             };
-            // Unmapping a buffer mapped at creation records a write.
-            self.device.work_done.note_work();
+            // Unmapping a buffer mapped at creation records a queue write.
+            if self.created_mapped {
+                self.device.work_done.note_work();
+            }
             if let Err(err) = unmapped {
                 log::debug!(target: "wgpu_shim", "unmap: {}", crate::error_scope::describe(&err));
             }

@@ -12,6 +12,7 @@ use crate::abi::*;
 use crate::boundary::{self, call, refcounted, set_label};
 use crate::device::Device;
 use crate::handle::{Handle, Object};
+use crate::tracking::Slot;
 
 pub(crate) use map::map_async;
 use map::MapState;
@@ -28,6 +29,11 @@ pub(crate) struct Buffer {
     /// wgpu-core created the buffer.
     valid: bool,
     state: Mutex<MapState>,
+    /// Its place among the device's live buffers.
+    tracked: Slot,
+    /// Created with `mappedAtCreation`: wgpu-core's unmap of that mapping
+    /// records a queue write (see `work_done.rs`).
+    created_mapped: bool,
 }
 
 impl Object for Buffer {
@@ -44,9 +50,13 @@ impl Object for Buffer {
 
 impl Drop for Buffer {
     fn drop(&mut self) {
+        self.device.buffers.remove(&self.tracked);
         self.device.global().buffer_drop(self.id);
-        // Dropping a mapped buffer unmaps it, which may record a write.
-        self.device.work_done.note_work();
+        // Dropping a buffer still mapped at creation unmaps it, which
+        // records a queue write.
+        if self.created_mapped {
+            self.device.work_done.note_work();
+        }
     }
 }
 
@@ -63,7 +73,9 @@ impl Buffer {
             state.destroyed = true;
             drop(state);
             self.device.global().buffer_destroy(self.id);
-            self.device.work_done.note_work();
+            if self.created_mapped {
+                self.device.work_done.note_work();
+            }
         }
     }
 }
@@ -132,11 +144,13 @@ pub unsafe extern "C" fn wgpuDeviceCreateBuffer(
             usage: desc.usage,
             valid,
             state: Mutex::new(state),
+            tracked: Slot::default(),
+            created_mapped: mapped,
         });
         if mapped && valid && !buffer.finish_creation_mapping() {
             return Ok(std::ptr::null_mut());
         }
-        device.track_buffer(&buffer);
+        device.buffers.insert(&buffer, &buffer.tracked);
         Ok(Handle::into_raw(buffer))
     })
 }

@@ -11,7 +11,7 @@ mod wait;
 
 pub(crate) use readiness::Readiness;
 pub(crate) use registry::{Completer, CompleterBatch, Mode, Outcome, Registry, Source};
-pub(crate) use wait::WaitRules;
+pub(crate) use wait::{DirectSleep, WaitRules};
 
 use std::cell::RefCell;
 use std::sync::Arc;

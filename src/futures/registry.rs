@@ -23,6 +23,7 @@ use slotmap::{DefaultKey, Key as _, KeyData, SlotMap};
 
 use super::readiness::Readiness;
 use super::ready::ReadyList;
+use super::wait::DirectSleep;
 use crate::abi::{WGPUCallbackMode, WGPUFuture};
 
 /// When a callback may run (the `WGPUCallbackMode`s).
@@ -133,6 +134,9 @@ pub(super) struct Inner {
     ready_process: ReadyList,
     /// Ready spontaneous events, by sequence number.
     ready_spontaneous: ReadyList,
+    /// Threads in WaitAny sleeping on a device's fence: every event made
+    /// ready wakes them (see `direct_wait.rs`).
+    pub(super) sleepers: Vec<Arc<dyn DirectSleep>>,
     /// Readable while `ready_process` is not empty (when asked for).
     readiness: Option<Readiness>,
 }
@@ -180,6 +184,7 @@ impl Registry {
                 closed: false,
                 ready_process: ReadyList::default(),
                 ready_spontaneous: ReadyList::default(),
+                sleepers: Vec::new(),
                 readiness,
             }),
             changed: Condvar::new(),
@@ -216,7 +221,9 @@ impl Registry {
         let body: Box<dyn Body> = Box::new(Op { result: Some(result), callback });
         match self.insert(mode, source, body, true) {
             Some((future, _)) => {
-                self.after_ready(mode == Mode::AllowSpontaneous);
+                // No sleeper waits for a future that did not exist when its
+                // WaitAny began: nobody to wake.
+                self.after_ready(mode == Mode::AllowSpontaneous, None);
                 future
             }
             None => WGPUFuture { id: 0 },
@@ -293,8 +300,12 @@ impl Registry {
         inner.ready_process.clear();
         inner.ready_spontaneous.clear();
         inner.sync_readiness();
+        let sleepers = inner.sleepers_to_wake();
         drop(inner);
         self.changed.notify_all();
+        for s in sleepers.into_iter().flatten() {
+            s.wake();
+        }
         taken.sort_by_key(|(seq, _)| *seq);
         for (_, body) in taken {
             run_guarded(body, true);
@@ -431,9 +442,10 @@ impl<R: Send + 'static> Completer<R> {
         let Some(key) = self.key.take() else { return };
         let mut inner = self.registry.inner.lock();
         let made = inner.make_ready(key, result);
+        let sleepers = inner.sleepers_to_wake();
         drop(inner);
         match made {
-            Ok(mode) => self.registry.after_ready(mode == Mode::AllowSpontaneous),
+            Ok(mode) => self.registry.after_ready(mode == Mode::AllowSpontaneous, sleepers),
             // Dropped outside the lock: a result may own objects.
             Err(unused) => drop(unused),
         }
@@ -493,10 +505,11 @@ impl<R: Send + 'static> CompleterBatch<R> {
                 Err(r) => unused.push(r),
             }
         }
+        let sleepers = inner.sleepers_to_wake();
         drop(inner);
         // Dropped outside the lock: a result may own objects.
         drop(unused);
-        registry.after_ready(spontaneous);
+        registry.after_ready(spontaneous, sleepers);
     }
 }
 
@@ -510,10 +523,14 @@ impl<R: Send + 'static> Drop for CompleterBatch<R> {
 }
 
 impl Registry {
-    /// Wakes waiting threads after events became ready; queues spontaneous
-    /// delivery for this thread when one of them allows it.
-    fn after_ready(self: &Arc<Self>, spontaneous: bool) {
+    /// Wakes waiting threads after events became ready (`sleepers`: those
+    /// sleeping on a device fence, taken under the lock); queues spontaneous
+    /// delivery for this thread when one of the events allows it.
+    fn after_ready(self: &Arc<Self>, spontaneous: bool, sleepers: Option<Vec<Arc<dyn DirectSleep>>>) {
         self.changed.notify_all();
+        for s in sleepers.into_iter().flatten() {
+            s.wake();
+        }
         if spontaneous {
             super::note_spontaneous(self);
         }
@@ -537,6 +554,12 @@ impl Inner {
         let mode = ev.mode;
         self.list_ready(mode, key);
         Ok(mode)
+    }
+
+    /// The direct sleepers to wake once the lock is released (`None`, with
+    /// no allocation, when there are none).
+    fn sleepers_to_wake(&self) -> Option<Vec<Arc<dyn DirectSleep>>> {
+        (!self.sleepers.is_empty()).then(|| self.sleepers.clone())
     }
 
     /// Lists a ready event for the deliveries its mode allows.

@@ -6,8 +6,26 @@
 
 use std::time::{Duration, Instant};
 
-use super::registry::{Lookup, Registry, State};
+use std::sync::Arc;
+
+use super::registry::{Lookup, Registry, Source, State};
 use crate::abi::{WGPUFutureWaitInfo, WGPUWaitStatus};
+
+/// A way for a WaitAny thread to sleep on a device's own completion signal
+/// rather than the registry's condition variable (`direct_wait.rs`).
+pub(crate) trait DirectSleep: Send + Sync {
+    /// Ends the sleeps that started with an older token.
+    fn wake(&self);
+    /// The current wake token (read under the registry lock).
+    fn token(&self) -> u64;
+    /// Sleeps, with no lock held, until [`DirectSleep::wake`] after `token`,
+    /// GPU progress (which it then polls for), or `deadline`. `false` when
+    /// this way of sleeping failed and the condition variable must be used.
+    fn sleep(&self, token: u64, deadline: Option<Instant>) -> bool;
+}
+
+/// Finds the direct sleeper for the queue of the device with this serial.
+pub(crate) type FindSleeper<'a> = &'a dyn Fn(u64) -> Option<Arc<dyn DirectSleep>>;
 
 /// The instance's rules for timed waits.
 #[derive(Clone, Copy, Debug)]
@@ -30,6 +48,7 @@ impl Registry {
         infos: &mut [WGPUFutureWaitInfo],
         timeout_ns: u64,
         rules: &WaitRules,
+        find_sleeper: FindSleeper<'_>,
     ) -> Result<WGPUWaitStatus, String> {
         if infos.is_empty() {
             return Ok(WGPUWaitStatus::Success);
@@ -69,10 +88,16 @@ impl Registry {
         }
 
         let mut expired = false;
+        // (queue serial, its sleeper) once looked up; `None` inside when the
+        // device has no direct sleeps or they failed.
+        let mut direct: Option<(u64, Option<Arc<dyn DirectSleep>>)> = None;
         loop {
             let mut any_complete = false;
             let mut others_delivering = false;
             let mut mine = Vec::new();
+            // The one queue the pending listed futures wait on (`Err` for
+            // several).
+            let mut queue: Option<Result<u64, ()>> = None;
             for (i, info) in infos.iter_mut().enumerate() {
                 match inner.lookup(info.future.id) {
                     Lookup::Completed | Lookup::Unknown => {
@@ -80,7 +105,15 @@ impl Registry {
                         any_complete = true;
                     }
                     Lookup::Live(key) => match inner.events[key].state {
-                        State::Pending => {}
+                        State::Pending => {
+                            if let Source::Queue(serial) = inner.events[key].source {
+                                if queue.is_some_and(|q| q != Ok(serial)) {
+                                    queue = Some(Err(()));
+                                } else {
+                                    queue = Some(Ok(serial));
+                                }
+                            }
+                        }
                         State::Ready => mine.push((i, key)),
                         // A callback of this thread's, further up the stack:
                         // the future is complete.
@@ -121,6 +154,28 @@ impl Registry {
             if timeout_ns == 0 || expired {
                 return Ok(WGPUWaitStatus::TimedOut);
             }
+            if let Some(Ok(serial)) = queue {
+                if direct.as_ref().is_none_or(|(s, _)| *s != serial) {
+                    direct = Some((serial, find_sleeper(serial)));
+                }
+                if let Some((_, Some(sleeper))) = &direct {
+                    let sleeper = sleeper.clone();
+                    let token = sleeper.token();
+                    inner.sleepers.push(sleeper.clone());
+                    drop(inner);
+                    let slept = sleeper.sleep(token, deadline);
+                    inner = self.lock();
+                    let me = Arc::as_ptr(&sleeper).cast::<()>();
+                    if let Some(i) = inner.sleepers.iter().position(|s| Arc::as_ptr(s).cast::<()>() == me) {
+                        inner.sleepers.swap_remove(i);
+                    }
+                    if !slept {
+                        direct = Some((serial, None));
+                    }
+                    expired = deadline.is_some_and(|d| Instant::now() >= d);
+                    continue;
+                }
+            }
             match deadline {
                 None => self.changed.wait(&mut inner),
                 Some(deadline) => {
@@ -158,18 +213,18 @@ mod tests {
             r2.fetch_add(10, Ordering::SeqCst);
         });
         let mut list = [info(f1)];
-        assert_eq!(reg.wait_any(&mut list, 0, &RULES), Ok(WGPUWaitStatus::TimedOut));
+        assert_eq!(reg.wait_any(&mut list, 0, &RULES, &|_| None), Ok(WGPUWaitStatus::TimedOut));
         assert_eq!(list[0].completed, 0);
         c1.complete(());
         c2.complete(());
-        assert_eq!(reg.wait_any(&mut list, 0, &RULES), Ok(WGPUWaitStatus::Success));
+        assert_eq!(reg.wait_any(&mut list, 0, &RULES, &|_| None), Ok(WGPUWaitStatus::Success));
         assert_eq!((list[0].completed, runs.load(Ordering::SeqCst)), (1, 1));
         // Waiting again: success, no second call.
         let mut again = [info(f1)];
-        assert_eq!(reg.wait_any(&mut again, 1_000, &RULES), Ok(WGPUWaitStatus::Success));
+        assert_eq!(reg.wait_any(&mut again, 1_000, &RULES, &|_| None), Ok(WGPUWaitStatus::Success));
         assert_eq!((again[0].completed, runs.load(Ordering::SeqCst)), (1, 1));
         let mut second = [info(f2)];
-        assert_eq!(reg.wait_any(&mut second, u64::MAX, &RULES), Ok(WGPUWaitStatus::Success));
+        assert_eq!(reg.wait_any(&mut second, u64::MAX, &RULES, &|_| None), Ok(WGPUWaitStatus::Success));
         assert_eq!(runs.load(Ordering::SeqCst), 11);
     }
 
@@ -179,15 +234,15 @@ mod tests {
         let (f, _c) = reg.register::<()>(Mode::WaitAnyOnly, Source::Queue(1), |_| {});
         let (g, _d) = reg.register::<()>(Mode::WaitAnyOnly, Source::Cpu, |_| {});
         let untimed = WaitRules { timed: false, ..RULES };
-        assert!(reg.wait_any(&mut [info(f)], 5, &untimed).is_err());
-        assert!(reg.wait_any(&mut [info(f), info(g)], 5, &RULES).is_err(), "mixed sources");
-        assert_eq!(reg.wait_any(&mut [info(f), info(g)], 0, &RULES), Ok(WGPUWaitStatus::TimedOut));
-        assert!(reg.wait_any(&mut [info(f); 5], 5, &RULES).is_err(), "over the count");
-        assert!(reg.wait_any(&mut [info(WGPUFuture { id: 0 })], 0, &RULES).is_err());
+        assert!(reg.wait_any(&mut [info(f)], 5, &untimed, &|_| None).is_err());
+        assert!(reg.wait_any(&mut [info(f), info(g)], 5, &RULES, &|_| None).is_err(), "mixed sources");
+        assert_eq!(reg.wait_any(&mut [info(f), info(g)], 0, &RULES, &|_| None), Ok(WGPUWaitStatus::TimedOut));
+        assert!(reg.wait_any(&mut [info(f); 5], 5, &RULES, &|_| None).is_err(), "over the count");
+        assert!(reg.wait_any(&mut [info(WGPUFuture { id: 0 })], 0, &RULES, &|_| None).is_err());
         let start = Instant::now();
-        assert_eq!(reg.wait_any(&mut [info(f)], 20_000_000, &RULES), Ok(WGPUWaitStatus::TimedOut));
+        assert_eq!(reg.wait_any(&mut [info(f)], 20_000_000, &RULES, &|_| None), Ok(WGPUWaitStatus::TimedOut));
         assert!(start.elapsed() >= Duration::from_millis(20));
-        assert_eq!(reg.wait_any(&mut [], u64::MAX, &RULES), Ok(WGPUWaitStatus::Success));
+        assert_eq!(reg.wait_any(&mut [], u64::MAX, &RULES, &|_| None), Ok(WGPUWaitStatus::Success));
     }
 
     #[test]
@@ -204,8 +259,78 @@ mod tests {
             std::thread::sleep(Duration::from_millis(30));
             c.complete(42);
         });
-        assert_eq!(reg.wait_any(&mut [info(f)], u64::MAX, &RULES), Ok(WGPUWaitStatus::Success));
+        assert_eq!(reg.wait_any(&mut [info(f)], u64::MAX, &RULES, &|_| None), Ok(WGPUWaitStatus::Success));
         assert_eq!(got.load(Ordering::SeqCst), 42);
         t.join().unwrap();
+    }
+
+    /// A direct sleeper that sleeps on its own condition variable, woken only
+    /// by `wake` (no timeout: a lost wake-up hangs the test's WaitAny, which
+    /// the test detects).
+    struct FakeSleep {
+        token: parking_lot::Mutex<u64>,
+        woken: parking_lot::Condvar,
+        sleeps: AtomicUsize,
+    }
+
+    impl DirectSleep for FakeSleep {
+        fn wake(&self) {
+            *self.token.lock() += 1;
+            self.woken.notify_all();
+        }
+        fn token(&self) -> u64 {
+            *self.token.lock()
+        }
+        fn sleep(&self, token: u64, _deadline: Option<Instant>) -> bool {
+            self.sleeps.fetch_add(1, Ordering::SeqCst);
+            let mut t = self.token.lock();
+            let limit = Instant::now() + Duration::from_secs(10);
+            while *t == token {
+                if self.woken.wait_until(&mut t, limit).timed_out() {
+                    panic!("lost wake-up: the completion did not wake the direct sleeper");
+                }
+            }
+            true
+        }
+    }
+
+    #[test]
+    fn direct_sleepers_are_woken_by_every_completion() {
+        let reg = Registry::new();
+        let fake = Arc::new(FakeSleep {
+            token: parking_lot::Mutex::new(0),
+            woken: parking_lot::Condvar::new(),
+            sleeps: AtomicUsize::new(0),
+        });
+        let find = {
+            let fake = fake.clone();
+            move |serial: u64| -> Option<Arc<dyn DirectSleep>> { (serial == 3).then(|| fake.clone() as _) }
+        };
+        // Completions from another thread at varying delays, including none
+        // (racing with the waiter's scan), one at a time and in a batch.
+        for round in 0..40u64 {
+            let (f, c) = reg.register::<()>(Mode::WaitAnyOnly, Source::Queue(3), |_| {});
+            let (g, d) = reg.register::<()>(Mode::WaitAnyOnly, Source::Cpu, |_| {});
+            let t = std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_micros(round % 4 * 500));
+                d.complete(());
+                std::thread::sleep(Duration::from_micros(round % 3 * 300));
+                c.complete(());
+            });
+            let mut list = [info(f), info(g)];
+            while list.iter().any(|i| i.completed == 0) {
+                let mut pending: Vec<_> = list.iter().copied().filter(|i| i.completed == 0).collect();
+                let mixed = WaitRules { mixed_sources: true, ..RULES };
+                assert_eq!(reg.wait_any(&mut pending, u64::MAX, &mixed, &find), Ok(WGPUWaitStatus::Success));
+                for p in pending.iter().filter(|p| p.completed != 0) {
+                    for l in list.iter_mut().filter(|l| l.future.id == p.future.id) {
+                        l.completed = 1;
+                    }
+                }
+            }
+            t.join().unwrap();
+            assert!(reg.inner.lock().sleepers.is_empty(), "a sleeper stayed registered");
+        }
+        assert!(fake.sleeps.load(Ordering::SeqCst) > 0, "the direct sleeper was never used");
     }
 }

@@ -1,0 +1,211 @@
+//! The Vulkan driver's own cost of waiting for the GPU, without wgpu: the
+//! floor under every blocking wait the library (or wgpu-native) can do.
+//!
+//! For each way of waiting on a timeline semaphore that the GPU signals —
+//! `spin` (`vkGetSemaphoreCounterValue` in a loop), `wait1`
+//! (`vkWaitSemaphores` on that semaphore) and `wait_any2` (`vkWaitSemaphores`
+//! with `WAIT_ANY` on it and a second, host-signalled semaphore: how
+//! wgpu-shim's WaitAny sleeps) — it measures:
+//!
+//! - `trip`: an empty `vkQueueSubmit` that signals the semaphore, then the
+//!   wait: µs from submit to wake-up, and the waiting thread's CPU ÷ wall;
+//! - `late`: the submission first waits on a host semaphore that another
+//!   thread signals after 2 ms, while the waiting thread is already asleep:
+//!   µs from that host signal to the wake-up (GPU queue hop included).
+//!
+//! ```text
+//! cargo run --release --example driver_wait [-- --iterations N]
+//! ```
+//! Prints one JSON object per line. Uses the first Vulkan 1.2 device with
+//! timeline semaphores (a discrete GPU when there is one).
+
+use std::time::{Duration, Instant};
+
+use ash::vk;
+
+fn thread_cpu_ns() -> u64 {
+    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: a valid clock id and a valid out pointer.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
+}
+
+struct Gpu {
+    _entry: ash::Entry,
+    instance: ash::Instance,
+    device: ash::Device,
+    queue: vk::Queue,
+    name: String,
+}
+
+fn setup() -> Result<Gpu, String> {
+    // SAFETY: loads the system's Vulkan loader.
+    let entry = unsafe { ash::Entry::load() }.map_err(|e| format!("no Vulkan loader: {e}"))?;
+    let app = vk::ApplicationInfo::default().api_version(vk::API_VERSION_1_2);
+    // SAFETY: valid create info; every object made here lives until exit.
+    let instance = unsafe { entry.create_instance(&vk::InstanceCreateInfo::default().application_info(&app), None) }
+        .map_err(|e| format!("vkCreateInstance: {e}"))?;
+    // SAFETY: a live instance.
+    let phys = unsafe { instance.enumerate_physical_devices() }.map_err(|e| format!("{e}"))?;
+    // SAFETY: physical devices of this instance.
+    let props = |p: vk::PhysicalDevice| unsafe { instance.get_physical_device_properties(p) };
+    let pick = phys
+        .iter()
+        .copied()
+        .filter(|&p| props(p).api_version >= vk::API_VERSION_1_2)
+        .max_by_key(|&p| props(p).device_type == vk::PhysicalDeviceType::DISCRETE_GPU)
+        .ok_or("no Vulkan 1.2 device")?;
+    let name = props(pick).device_name_as_c_str().map(|c| c.to_string_lossy().into_owned()).unwrap_or_default();
+    // SAFETY: as above.
+    let families = unsafe { instance.get_physical_device_queue_family_properties(pick) };
+    let family =
+        families.iter().position(|f| f.queue_flags.contains(vk::QueueFlags::COMPUTE)).ok_or("no compute queue")? as u32;
+    let prio = [1.0f32];
+    let qinfo = [vk::DeviceQueueCreateInfo::default().queue_family_index(family).queue_priorities(&prio)];
+    let mut v12 = vk::PhysicalDeviceVulkan12Features::default().timeline_semaphore(true);
+    let dinfo = vk::DeviceCreateInfo::default().queue_create_infos(&qinfo).push_next(&mut v12);
+    // SAFETY: valid create info for this physical device.
+    let device = unsafe { instance.create_device(pick, &dinfo, None) }.map_err(|e| format!("vkCreateDevice: {e}"))?;
+    // SAFETY: the queue created above.
+    let queue = unsafe { device.get_device_queue(family, 0) };
+    Ok(Gpu { _entry: entry, instance, device, queue, name })
+}
+
+fn timeline(device: &ash::Device) -> vk::Semaphore {
+    let mut t = vk::SemaphoreTypeCreateInfo::default().semaphore_type(vk::SemaphoreType::TIMELINE);
+    // SAFETY: valid create info.
+    unsafe { device.create_semaphore(&vk::SemaphoreCreateInfo::default().push_next(&mut t), None) }
+        .expect("vkCreateSemaphore")
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum How {
+    Spin,
+    Wait1,
+    WaitAny2,
+}
+
+impl How {
+    fn name(self) -> &'static str {
+        match self {
+            How::Spin => "spin",
+            How::Wait1 => "wait1",
+            How::WaitAny2 => "wait_any2",
+        }
+    }
+}
+
+/// Waits until `sem` reaches `value`.
+fn wait(device: &ash::Device, how: How, sem: vk::Semaphore, value: u64, other: vk::Semaphore) {
+    match how {
+        // SAFETY (all three): live timeline semaphores of `device`.
+        How::Spin => while unsafe { device.get_semaphore_counter_value(sem) }.expect("counter") < value {},
+        How::Wait1 => {
+            let (s, v) = ([sem], [value]);
+            unsafe { device.wait_semaphores(&vk::SemaphoreWaitInfo::default().semaphores(&s).values(&v), u64::MAX) }
+                .expect("vkWaitSemaphores");
+        }
+        How::WaitAny2 => {
+            // `other` is never signalled past its current value + 1.
+            let (s, v) = ([sem, other], [value, u64::MAX]);
+            let info = vk::SemaphoreWaitInfo::default().flags(vk::SemaphoreWaitFlags::ANY).semaphores(&s).values(&v);
+            unsafe { device.wait_semaphores(&info, u64::MAX) }.expect("vkWaitSemaphores");
+        }
+    }
+}
+
+fn submit(gpu: &Gpu, wait_on: Option<(vk::Semaphore, u64)>, signal: vk::Semaphore, value: u64) {
+    let (ws, wv) = match wait_on {
+        Some((s, v)) => (vec![s], vec![v]),
+        None => (vec![], vec![]),
+    };
+    let stages = vec![vk::PipelineStageFlags::ALL_COMMANDS; ws.len()];
+    let (ss, sv) = ([signal], [value]);
+    let mut tl = vk::TimelineSemaphoreSubmitInfo::default().wait_semaphore_values(&wv).signal_semaphore_values(&sv);
+    let info = vk::SubmitInfo::default()
+        .wait_semaphores(&ws)
+        .wait_dst_stage_mask(&stages)
+        .signal_semaphores(&ss)
+        .push_next(&mut tl);
+    // SAFETY: valid submit info on this device's queue.
+    unsafe { gpu.device.queue_submit(gpu.queue, &[info], vk::Fence::null()) }.expect("vkQueueSubmit");
+}
+
+fn stats(mut v: Vec<f64>) -> (f64, f64) {
+    v.sort_by(f64::total_cmp);
+    let at = |q: f64| v[((v.len() - 1) as f64 * q).round() as usize];
+    (at(0.5), at(0.99))
+}
+
+fn main() {
+    let iterations: usize =
+        std::env::args().skip_while(|a| a != "--iterations").nth(1).and_then(|s| s.parse().ok()).unwrap_or(2000);
+    let gpu = match setup() {
+        Ok(g) => g,
+        Err(e) => {
+            eprintln!("driver_wait: {e}");
+            std::process::exit(4);
+        }
+    };
+    println!("{{\"scenario\":\"info\",\"device\":{:?}}}", gpu.name);
+    let sem = timeline(&gpu.device);
+    let other = timeline(&gpu.device);
+    let gate = timeline(&gpu.device);
+    let mut value = 0u64;
+    let mut gate_value = 0u64;
+    for how in [How::Spin, How::Wait1, How::WaitAny2] {
+        // Submit-to-wake round trips.
+        let (mut trip, mut cpu, mut wall) = (Vec::with_capacity(iterations), 0u64, 0u64);
+        for i in 0..iterations + 50 {
+            value += 1;
+            let (t0, c0) = (Instant::now(), thread_cpu_ns());
+            submit(&gpu, None, sem, value);
+            wait(&gpu.device, how, sem, value, other);
+            let (dt, dc) = (t0.elapsed(), thread_cpu_ns() - c0);
+            if i >= 50 {
+                trip.push(dt.as_secs_f64() * 1e6);
+                cpu += dc;
+                wall += dt.as_nanos() as u64;
+            }
+        }
+        let (med, p99) = stats(trip);
+        println!(
+            "{{\"scenario\":\"trip\",\"how\":\"{}\",\"median_us\":{med:.2},\"p99_us\":{p99:.2},\"cpu_over_wall\":{:.3}}}",
+            how.name(),
+            cpu as f64 / wall as f64
+        );
+        // Wake-up after a host signal, the waiter asleep for 2 ms.
+        let rounds = (iterations / 20).max(20);
+        let mut late = Vec::with_capacity(rounds);
+        for _ in 0..rounds {
+            value += 1;
+            gate_value += 1;
+            submit(&gpu, Some((gate, gate_value)), sem, value);
+            let device = gpu.device.clone();
+            let g = gate_value;
+            let signaller = std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_millis(2));
+                let t = Instant::now();
+                // SAFETY: a live timeline semaphore, signalled upwards.
+                unsafe { device.signal_semaphore(&vk::SemaphoreSignalInfo::default().semaphore(gate).value(g)) }
+                    .expect("vkSignalSemaphore");
+                t
+            });
+            wait(&gpu.device, how, sem, value, other);
+            let woke = Instant::now();
+            let signalled = signaller.join().expect("signaller");
+            late.push(woke.saturating_duration_since(signalled).as_secs_f64() * 1e6);
+        }
+        let (med, p99) = stats(late);
+        println!("{{\"scenario\":\"late\",\"how\":\"{}\",\"median_us\":{med:.2},\"p99_us\":{p99:.2}}}", how.name());
+    }
+    // SAFETY: idle device; objects destroyed once.
+    unsafe {
+        gpu.device.device_wait_idle().ok();
+        for s in [sem, other, gate] {
+            gpu.device.destroy_semaphore(s, None);
+        }
+        gpu.device.destroy_device(None);
+        gpu.instance.destroy_instance(None);
+    }
+}
