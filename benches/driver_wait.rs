@@ -9,9 +9,11 @@
 //!
 //! - `trip`: an empty `vkQueueSubmit` that signals the semaphore, then the
 //!   wait: µs from submit to wake-up, and the waiting thread's CPU ÷ wall;
-//! - `late`: the submission first waits on a host semaphore that another
-//!   thread signals after 2 ms, while the waiting thread is already asleep:
-//!   µs from that host signal to the wake-up (GPU queue hop included).
+//! - `late` / `late10`: the submission first waits on a host semaphore that
+//!   another thread signals after 2 / 10 ms, while the waiting thread is
+//!   already asleep: µs from that host signal to the wake-up (GPU queue hop
+//!   included); `late10_two_waiters` with a second thread blocked on the
+//!   same semaphore meanwhile (as wgpu-shim's progress thread may be).
 //!
 //! ```text
 //! cargo run --release --example driver_wait [-- --iterations N]
@@ -174,30 +176,49 @@ fn main() {
             how.name(),
             cpu as f64 / wall as f64
         );
-        // Wake-up after a host signal, the waiter asleep for 2 ms.
-        let rounds = (iterations / 20).max(20);
-        let mut late = Vec::with_capacity(rounds);
-        for _ in 0..rounds {
-            value += 1;
-            gate_value += 1;
-            submit(&gpu, Some((gate, gate_value)), sem, value);
-            let device = gpu.device.clone();
-            let g = gate_value;
-            let signaller = std::thread::spawn(move || {
-                std::thread::sleep(Duration::from_millis(2));
-                let t = Instant::now();
-                // SAFETY: a live timeline semaphore, signalled upwards.
-                unsafe { device.signal_semaphore(&vk::SemaphoreSignalInfo::default().semaphore(gate).value(g)) }
-                    .expect("vkSignalSemaphore");
-                t
-            });
-            wait(&gpu.device, how, sem, value, other);
-            let woke = Instant::now();
-            let signalled = signaller.join().expect("signaller");
-            late.push(woke.saturating_duration_since(signalled).as_secs_f64() * 1e6);
+        // Wake-up after a host signal, the waiter asleep for 2 or 10 ms;
+        // also with a second thread blocked on the same semaphore (as
+        // wgpu-shim's progress thread may be).
+        for (sleep_ms, second) in [(2u64, false), (10, false), (10, true)] {
+            let rounds = (iterations / if sleep_ms > 2 { 60 } else { 20 }).max(20);
+            let mut late = Vec::with_capacity(rounds);
+            for _ in 0..rounds {
+                value += 1;
+                gate_value += 1;
+                submit(&gpu, Some((gate, gate_value)), sem, value);
+                let device = gpu.device.clone();
+                let g = gate_value;
+                let signaller = std::thread::spawn(move || {
+                    std::thread::sleep(Duration::from_millis(sleep_ms));
+                    let t = Instant::now();
+                    // SAFETY: a live timeline semaphore, signalled upwards.
+                    unsafe { device.signal_semaphore(&vk::SemaphoreSignalInfo::default().semaphore(gate).value(g)) }
+                        .expect("vkSignalSemaphore");
+                    t
+                });
+                let other_waiter = second.then(|| {
+                    let device = gpu.device.clone();
+                    std::thread::spawn(move || wait(&device, How::Wait1, sem, value, other))
+                });
+                wait(&gpu.device, how, sem, value, other);
+                let woke = Instant::now();
+                let signalled = signaller.join().expect("signaller");
+                if let Some(t) = other_waiter {
+                    t.join().expect("second waiter");
+                }
+                late.push(woke.saturating_duration_since(signalled).as_secs_f64() * 1e6);
+            }
+            let (med, p99) = stats(late);
+            let scenario = match (sleep_ms, second) {
+                (2, _) => "late",
+                (_, false) => "late10",
+                _ => "late10_two_waiters",
+            };
+            println!(
+                "{{\"scenario\":\"{scenario}\",\"how\":\"{}\",\"median_us\":{med:.2},\"p99_us\":{p99:.2}}}",
+                how.name()
+            );
         }
-        let (med, p99) = stats(late);
-        println!("{{\"scenario\":\"late\",\"how\":\"{}\",\"median_us\":{med:.2},\"p99_us\":{p99:.2}}}", how.name());
     }
     // SAFETY: idle device; objects destroyed once.
     unsafe {

@@ -158,6 +158,14 @@ class Section:
             f"spin {fmt(get(R, 'cpu_over_wall', library=NATIVE, scenario='map_roundtrip', strategy='spin'))}",
             met(cpu_wa <= 0.05 if cpu_wa is not None else None),
         ])
+        pc = lambda lib, strat: get(R, "process_cpu_over_wall", library=lib, scenario="map_roundtrip", strategy=strat)
+        if pc(SHIM, "waitany") is not None:
+            rows.append([
+                "… (for reference) every thread of the process during those waits: CPU/wall",
+                f"waitany {fmt(pc(SHIM, 'waitany'))}, spontaneous {fmt(pc(SHIM, 'spontaneous'))}",
+                f"poll {fmt(pc(NATIVE, 'poll'))}, spin {fmt(pc(NATIVE, 'spin'))}",
+                "—",
+            ])
         # Long wait: the waiting thread and the library's threads.
         lw = get(R, "wait_threads_cpu_over_wall", library=SHIM, scenario="wait_cpu_cost", strategy="waitany")
         lws = get(R, "wait_threads_cpu_over_wall", library=SHIM, scenario="wait_cpu_cost", strategy="spontaneous")
@@ -245,10 +253,12 @@ class Section:
         for r in self.sorted_by_lib(find(self.res, scenario="map_roundtrip")):
             rows.append([r["library"], r["strategy"], fmt(r.get("median_us")), fmt(r.get("p99_us")),
                          fmt(r.get("mean_us")), fmt(r.get("wait_median_us")), fmt(r.get("cpu_over_wall")),
+                         fmt(r.get("process_cpu_over_wall")),
                          fmt(r.get("submit_median_us")), fmt(r.get("map_call_median_us")),
                          fmt(r.get("throughput")), r.get("callbacks")])
         return table(["library", "strategy", "median µs", "p99 µs", "mean µs", "wait median µs",
-                      "waiting thread CPU/wall", "write+submit µs", "MapAsync call µs", "trips/s", "callbacks"], rows)
+                      "waiting thread CPU/wall", "process CPU/wall", "write+submit µs", "MapAsync call µs", "trips/s",
+                      "callbacks"], rows)
 
     def cpu_table(self):
         rows = []
@@ -343,6 +353,55 @@ class Section:
         order = {"waitany": 0, "spontaneous": 1, "spin": 2, "poll": 3}
         return sorted(rs, key=lambda r: (r.get("library") != SHIM, order.get(r.get("strategy"), 9)))
 
+    def driver_section(self):
+        """The driver's own cost of waiting (benches/driver_wait.rs), when measured."""
+        dw = [r for r in self.d.get("driver_wait") or [] if r.get("scenario") in ("trip", "late")]
+        if not dw:
+            return []
+        by = {(r["scenario"], r["how"]): r for r in dw}
+        names = {"spin": "spin on vkGetSemaphoreCounterValue",
+                 "wait1": "vkWaitSemaphores, one semaphore",
+                 "wait_any2": "vkWaitSemaphores WAIT_ANY, two semaphores (wgpu-shim's direct WaitAny)"}
+        rows = []
+        for how in ("spin", "wait1", "wait_any2"):
+            t, l = by.get(("trip", how), {}), by.get(("late", how), {})
+            rows.append([names[how], fmt(t.get("median_us")), fmt(t.get("p99_us")), fmt(t.get("cpu_over_wall")),
+                         fmt(l.get("median_us")), fmt(l.get("p99_us"))])
+        text = [
+            "### The driver's own wait, without wgpu (floor)", "",
+            "`benches/driver_wait.rs` on the raw Vulkan device: an empty `vkQueueSubmit` that signals a timeline "
+            "semaphore, then a wait for it (*trip*); and the wake-up of a thread already asleep 2 ms, measured from "
+            "the host signal that releases the GPU's wait (*after sleep*). Every blocking wait that wgpu-shim or "
+            "wgpu-native can do goes through one of these calls.", "",
+            table(["how", "trip median µs", "trip p99 µs", "waiting thread CPU/wall", "after sleep median µs",
+                   "after sleep p99 µs"], rows), "",
+        ]
+        spin_t, w1_t = by.get(("trip", "spin"), {}), by.get(("trip", "wait1"), {})
+        spin_l, w1_l = by.get(("late", "spin"), {}), by.get(("late", "wait1"), {})
+        wa_l = by.get(("late", "wait_any2"), {})
+        if all(x.get("median_us") is not None for x in (spin_t, w1_t, spin_l, w1_l)):
+            extra_trip = w1_t["median_us"] - spin_t["median_us"]
+            extra_late = min(w1_l["median_us"], wa_l.get("median_us", w1_l["median_us"])) - spin_l["median_us"]
+            spin_rt = get(self.res, "median_us", library=NATIVE, scenario="map_roundtrip", strategy="spin") or get(
+                self.res, "median_us", library=SHIM, scenario="map_roundtrip", strategy="spin")
+            w1_cpu = w1_t.get("cpu_over_wall")
+            says = [
+                f"Blocking in the driver instead of spinning costs {extra_trip:.0f} µs per short round trip, with "
+                f"the blocked thread still at {fmt(w1_cpu)} CPU/wall, and wakes a sleeping thread "
+                f"{extra_late:.0f} µs later than a spin would notice."
+            ]
+            if extra_late > 20:
+                says.append("No blocking wait can come within 20 µs of a spin on this driver.")
+            if spin_rt and (spin_rt + extra_trip) / spin_rt > 1.2:
+                says.append(f"A blocking map round trip is at least {spin_rt + extra_trip:.0f} µs here "
+                            f"({(spin_rt + extra_trip) / spin_rt:.2f}× the {spin_rt:.0f} µs spin), so \"within 1.2× "
+                            "of the spin\" is out of reach without spinning.")
+            if w1_cpu is not None and w1_cpu > 0.05:
+                says.append("The driver's blocking wait alone exceeds 0.05 CPU/wall on short waits.")
+            says.append("What wgpu-shim adds is the difference between its figures above and this floor.")
+            text += [" ".join(says), ""]
+        return text
+
     def markdown(self):
         out = [f"## {self.label}", "", self.machine(), "", "### Targets", "",
                ("Measured on a GPU: every figure counts." if self.gpu else
@@ -364,6 +423,7 @@ class Section:
                "### Scaling: futures 1 → 100,000", "", self.futures_table("scaling"), "",
                "### Readback bandwidth (mapped MAP_READ buffer → application memory)", "", self.readback_table(), "",
                "### API overhead", "", self.api_table(), "",
+               *self.driver_section(),
                "### Failures", "", self.failures(), ""]
         return "\n".join(out)
 

@@ -179,6 +179,9 @@ class Runner:
     def run(self, lib: Path, scenario: str, extra: list[str], round_no: int) -> list[dict]:
         cmd = [str(self.bench), "--lib", str(lib), "--scenario", scenario,
                "--timeout", str(self.args.timeout)] + extra
+        if self.args.cpus:
+            # Every thread of the process (the library's too) on these CPUs.
+            cmd = ["taskset", "-c", self.args.cpus] + cmd
         if self.args.quick:
             cmd.append("--quick")
         t0 = time.monotonic()
@@ -338,6 +341,46 @@ def git_info() -> dict:
     return {}
 
 
+def run_driver_wait(args, env: dict, rounds: int) -> list[dict]:
+    """Runs benches/driver_wait.rs `rounds` times; medians per (scenario, how)."""
+    exe = Path(args.driver_wait_bin)
+    if args.quick or not exe.is_file():
+        if not args.quick:
+            log(f"driver_wait: {exe} not built (cargo build --release --example driver_wait): skipped")
+        return []
+    runs: dict[tuple, list[dict]] = {}
+    for r in range(1, rounds + 1):
+        cmd = [str(exe), "--iterations", "3000"]
+        if args.cpus:
+            cmd = ["taskset", "-c", args.cpus] + cmd
+        try:
+            p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=args.timeout)
+        except subprocess.TimeoutExpired:
+            log(f"driver_wait round {r}: timed out")
+            continue
+        if p.returncode != 0:
+            log(f"driver_wait round {r}: exit status {p.returncode}: {p.stderr.strip()[-300:]}")
+            continue
+        for line in p.stdout.splitlines():
+            try:
+                rec = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            runs.setdefault((rec.get("scenario"), rec.get("how")), []).append(rec)
+        log(f"driver_wait round {r}: done")
+    out = []
+    for (scenario, how), recs in runs.items():
+        merged = {"scenario": scenario, "how": how, "rounds": len(recs)}
+        for key in ("median_us", "p99_us", "cpu_over_wall"):
+            vals = sorted(x[key] for x in recs if isinstance(x.get(key), (int, float)))
+            if vals:
+                merged[key] = vals[len(vals) // 2]
+        if scenario == "info":
+            merged["device"] = recs[0].get("device")
+        out.append(merged)
+    return out
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--label", default=None, help="results name: benches/results/<label>.json "
@@ -359,6 +402,13 @@ def main() -> int:
                     help="LP_NUM_THREADS for lavapipe (default 1: leaves a core for the application and "
                          "library threads on small machines; '' leaves it unset)")
     ap.add_argument("--out", help="results file (default benches/results/<label>.json)")
+    ap.add_argument("--driver-wait-bin", default=str(ROOT / "target" / "release" / "examples" / "driver_wait"),
+                    help="the driver's own wait cost, without wgpu (cargo build --release --example driver_wait); "
+                         "skipped when missing")
+    ap.add_argument("--cpus", default="",
+                    help="run every bench process under 'taskset -c CPUS' (e.g. 2-5): steadier microbenchmarks")
+    ap.add_argument("--overhead-rounds", type=int, default=None,
+                    help="rounds for api_overhead (default: 3x --rounds; it is short and the noisiest)")
     ap.add_argument("--bench-args", default="", help="extra arguments for every bench run (e.g. '--max-size 64M')")
     ap.add_argument("--strict-exit", action="store_true",
                     help="count a process that dies at exit, after every result verified and every object was "
@@ -381,6 +431,9 @@ def main() -> int:
         os.chmod(d, 0o700)
         env["XDG_RUNTIME_DIR"] = d
     icd = env.get("VK_ICD_FILENAMES") or env.get("VK_DRIVER_FILES") or ""
+    if args.cpus and shutil.which("taskset") is None:
+        log("--cpus needs taskset (util-linux)")
+        return 2
     if args.lp_threads and "LP_NUM_THREADS" not in env:
         env["LP_NUM_THREADS"] = args.lp_threads  # only lavapipe reads it
     env.setdefault("RUST_BACKTRACE", "1")
@@ -422,9 +475,14 @@ def main() -> int:
     else:
         for scenario in scenarios:
             extra = extra_common + (["--samples"] if scenario == "map_roundtrip" else [])
-            for r in range(1, rounds + 1):
+            n = rounds
+            if scenario == "api_overhead":
+                n = args.overhead_rounds or 3 * rounds
+            for r in range(1, n + 1):
                 for lib in libs:  # A B A B ...
                     runner.run(lib, scenario, extra, r)
+
+    driver_wait = run_driver_wait(args, env, rounds)
 
     adapter_type = next((i.get("adapter_type") for i in runner.infos.values()), None)
     label = args.label or ("lavapipe" if adapter_type == "CPU" else "gpu")
@@ -438,7 +496,7 @@ def main() -> int:
         "rounds": rounds,
         "job_units": units,
         "host": host_info(),
-        "env": {"VK_ICD_FILENAMES": icd, "LP_NUM_THREADS": env.get("LP_NUM_THREADS", "")},
+        "env": {"VK_ICD_FILENAMES": icd, "LP_NUM_THREADS": env.get("LP_NUM_THREADS", ""), "cpus": args.cpus},
         "git": git_info(),
         "shim_note": args.shim_note,
         "libraries": {name: info for name, info in runner.infos.items()},
@@ -446,6 +504,7 @@ def main() -> int:
         "wall_s": round(time.monotonic() - started, 1),
         "process_runs": runner.runs,
         "results": merge(runner.records),
+        "driver_wait": driver_wait,
         "failures": runner.failures,
         "exit_crashes": runner.exit_crashes,
     }
