@@ -135,8 +135,8 @@ pub(super) struct Inner {
     /// Ready spontaneous events, by sequence number.
     ready_spontaneous: ReadyList,
     /// Threads in WaitAny sleeping on a device's fence: every event made
-    /// ready wakes them (see `direct_wait.rs`).
-    pub(super) sleepers: Vec<Arc<dyn DirectSleep>>,
+    /// ready by another thread wakes them (see `direct_wait.rs`).
+    pub(super) sleepers: Vec<(ThreadId, Arc<dyn DirectSleep>)>,
     /// Readable while `ready_process` is not empty (when asked for).
     readiness: Option<Readiness>,
 }
@@ -557,9 +557,16 @@ impl Inner {
     }
 
     /// The direct sleepers to wake once the lock is released (`None`, with
-    /// no allocation, when there are none).
+    /// no allocation, when there are none). A sleeper's own thread is not
+    /// asleep when it completes something (it is polling between sleeps and
+    /// rescans next), and a wake-up is a driver call, so it is skipped.
     fn sleepers_to_wake(&self) -> Option<Vec<Arc<dyn DirectSleep>>> {
-        (!self.sleepers.is_empty()).then(|| self.sleepers.clone())
+        if self.sleepers.is_empty() {
+            return None;
+        }
+        let me = std::thread::current().id();
+        let others: Vec<_> = self.sleepers.iter().filter(|(t, _)| *t != me).map(|(_, s)| s.clone()).collect();
+        (!others.is_empty()).then_some(others)
     }
 
     /// Lists a ready event for the deliveries its mode allows.

@@ -161,12 +161,12 @@ impl Registry {
                 if let Some((_, Some(sleeper))) = &direct {
                     let sleeper = sleeper.clone();
                     let token = sleeper.token();
-                    inner.sleepers.push(sleeper.clone());
+                    inner.sleepers.push((me, sleeper.clone()));
                     drop(inner);
                     let slept = sleeper.sleep(token, deadline);
                     inner = self.lock();
-                    let me = Arc::as_ptr(&sleeper).cast::<()>();
-                    if let Some(i) = inner.sleepers.iter().position(|s| Arc::as_ptr(s).cast::<()>() == me) {
+                    let this = Arc::as_ptr(&sleeper).cast::<()>();
+                    if let Some(i) = inner.sleepers.iter().position(|(_, s)| Arc::as_ptr(s).cast::<()>() == this) {
                         inner.sleepers.swap_remove(i);
                     }
                     if !slept {
