@@ -21,6 +21,9 @@ use map::MapState;
 pub(crate) struct Buffer {
     pub(crate) device: Arc<Device>,
     pub(crate) id: BufferId,
+    /// The label given by `wgpuBufferSetLabel`. The creation label is not
+    /// copied here: wgpu-core keeps it for its messages, and this library's
+    /// messages about a buffer are made while creating it.
     pub(crate) label: Mutex<String>,
     /// Size and usage as the application asked for them (reported even
     /// for an invalid buffer).
@@ -94,7 +97,7 @@ pub unsafe extern "C" fn wgpuDeviceCreateBuffer(
         // SAFETY: the C caller passes a live handle and a valid descriptor.
         let (device, desc, label) = unsafe {
             let desc = boundary::ptr_arg(descriptor, "descriptor")?;
-            (boundary::arg::<Device>(device, "device")?.obj(), desc, boundary::label_arg(desc.label, "label")?)
+            (boundary::arg::<Device>(device, "device")?.obj(), desc, boundary::str_arg(desc.label, "label")?.or_empty())
         };
         let mut problem = None;
         // SAFETY: the descriptor's chain is valid (caller).
@@ -139,7 +142,7 @@ pub unsafe extern "C" fn wgpuDeviceCreateBuffer(
         let buffer = Arc::new(Buffer {
             device: device.clone(),
             id,
-            label: Mutex::new(label),
+            label: Mutex::new(String::new()),
             size: desc.size,
             usage: desc.usage,
             valid,

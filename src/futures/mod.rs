@@ -39,7 +39,15 @@ pub(crate) fn note_spontaneous(registry: &Arc<Registry>) {
 /// places where no internal lock is held.
 pub(crate) fn flush_spontaneous() {
     loop {
-        let batch = SPONTANEOUS.with(|list| std::mem::take(&mut *list.borrow_mut()));
+        let batch = SPONTANEOUS.with(|list| {
+            let mut list = list.borrow_mut();
+            // The common case, on every API call's return: nothing to do.
+            if list.is_empty() {
+                Vec::new()
+            } else {
+                std::mem::take(&mut *list)
+            }
+        });
         if batch.is_empty() {
             return;
         }
