@@ -55,6 +55,16 @@ impl ReadyList {
         std::mem::take(&mut self.entries)
     }
 
+    /// Gives back the vector [`ReadyList::drain`] returned, once processed,
+    /// so that its memory is reused (the list is empty again while the
+    /// caller holds the registry lock).
+    pub(super) fn recycle(&mut self, mut used: Vec<DefaultKey>) {
+        if self.entries.is_empty() && used.capacity() > self.entries.capacity() {
+            used.clear();
+            self.entries = used;
+        }
+    }
+
     #[cfg(test)]
     fn len(&self) -> usize {
         self.entries.len()

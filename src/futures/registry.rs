@@ -161,7 +161,8 @@ pub(crate) struct Completer<R: Send + 'static> {
 pub(super) struct Taken {
     pub(super) seq: u64,
     pub(super) key: DefaultKey,
-    body: Box<dyn Body>,
+    /// Taken out when the callback runs.
+    body: Option<Box<dyn Body>>,
 }
 
 impl Registry {
@@ -318,7 +319,9 @@ impl Registry {
         let taken = {
             let mut inner = self.inner.lock();
             let keys = inner.ready_spontaneous.drain();
-            inner.take_for_delivery(&keys)
+            let taken = inner.take_for_delivery(&keys);
+            inner.ready_spontaneous.recycle(keys);
+            taken
         };
         self.deliver(taken);
     }
@@ -329,7 +332,9 @@ impl Registry {
         let taken = {
             let mut inner = self.inner.lock();
             let keys = inner.ready_process.drain();
-            inner.take_for_delivery(&keys)
+            let taken = inner.take_for_delivery(&keys);
+            inner.ready_process.recycle(keys);
+            taken
         };
         self.deliver(taken);
     }
@@ -341,13 +346,14 @@ impl Registry {
             return;
         }
         taken.sort_by_key(|t| t.seq);
-        let keys: Vec<DefaultKey> = taken.iter().map(|t| t.key).collect();
-        for t in taken {
-            run_guarded(t.body, false);
+        for t in taken.iter_mut() {
+            if let Some(body) = t.body.take() {
+                run_guarded(body, false);
+            }
         }
         let mut inner = self.inner.lock();
-        for key in keys {
-            inner.events.remove(key);
+        for t in &taken {
+            inner.events.remove(t.key);
         }
         drop(inner);
         self.changed.notify_all();
@@ -397,7 +403,7 @@ impl Inner {
             ev.state = State::Delivering(me);
             let (seq, mode) = (ev.seq, ev.mode);
             if let Some(body) = ev.body.take() {
-                taken.push(Taken { seq, key, body });
+                taken.push(Taken { seq, key, body: Some(body) });
             }
             self.unlist_ready(mode);
         }
