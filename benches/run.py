@@ -343,7 +343,15 @@ def git_info() -> dict:
 
 def run_driver_wait(args, env: dict, rounds: int) -> list[dict]:
     """Runs benches/driver_wait.rs `rounds` times; medians per (scenario, how)."""
-    exe = Path(args.driver_wait_bin)
+    exe = Path(args.driver_wait_bin) if args.driver_wait_bin else None
+    if exe is None and not args.quick and not args.shim_lib and shutil.which("cargo"):
+        # Built like the library when run.py builds that too.
+        log("cargo build --release --example driver_wait")
+        if subprocess.run(["cargo", "build", "--release", "--example", "driver_wait"], cwd=ROOT).returncode == 0:
+            target = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
+            exe = (target if target.is_absolute() else ROOT / target) / "release" / "examples" / "driver_wait"
+    if exe is None:
+        exe = ROOT / "target" / "release" / "examples" / "driver_wait"
     if args.quick or not exe.is_file():
         if not args.quick:
             log(f"driver_wait: {exe} not built (cargo build --release --example driver_wait): skipped")
@@ -402,9 +410,10 @@ def main() -> int:
                     help="LP_NUM_THREADS for lavapipe (default 1: leaves a core for the application and "
                          "library threads on small machines; '' leaves it unset)")
     ap.add_argument("--out", help="results file (default benches/results/<label>.json)")
-    ap.add_argument("--driver-wait-bin", default=str(ROOT / "target" / "release" / "examples" / "driver_wait"),
-                    help="the driver's own wait cost, without wgpu (cargo build --release --example driver_wait); "
-                         "skipped when missing")
+    ap.add_argument("--driver-wait-bin", default=None,
+                    help="prebuilt benches/driver_wait.rs (the driver's own wait cost, without wgpu); by default "
+                         "built with cargo when run.py builds the library, else target/release/examples/driver_wait "
+                         "if present; skipped when missing")
     ap.add_argument("--cpus", default="",
                     help="run every bench process under 'taskset -c CPUS' (e.g. 2-5): steadier microbenchmarks")
     ap.add_argument("--overhead-rounds", type=int, default=None,
