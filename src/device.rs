@@ -3,7 +3,7 @@
 use std::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
 use std::sync::Arc;
 
-use parking_lot::{Mutex, RwLock};
+use parking_lot::Mutex;
 use wgpu_core::id::{DeviceId, QueueId};
 use wgpu_types as wgt;
 
@@ -16,7 +16,7 @@ use crate::direct_wait::FenceWake;
 use crate::futures::{Completer, Mode, Outcome, Source};
 use crate::handle::{Handle, Object};
 use crate::instance::Instance;
-use crate::progress::Progress;
+use crate::progress::{DeviceLocks, Progress};
 use crate::texture::Texture;
 use crate::tracking::Tracker;
 use crate::work_done::WorkDone;
@@ -48,11 +48,8 @@ pub(crate) struct Device {
     /// The fence and wake semaphore WaitAny sleeps on, where the driver
     /// allows (`direct_wait.rs`). Destroyed before the wgpu-core device.
     pub(crate) fence_wake: Option<Arc<FenceWake>>,
-    /// Held shared around every wgpu-core call that may run the device's
-    /// maintenance (polls, submits) and exclusively around map and unmap
-    /// calls. wgpu-core maps a ready buffer in maintenance outside its map
-    /// state lock, so an unmap or map racing with it would be lost.
-    pub(crate) maintain_lock: Arc<RwLock<()>>,
+    /// Its maintenance and poll locks (see [`DeviceLocks`]).
+    pub(crate) locks: Arc<DeviceLocks>,
     lost: AtomicBool,
     shared: Arc<LostShared>,
     lost_completer: Mutex<Option<Completer<LostResult>>>,
@@ -125,11 +122,11 @@ impl Device {
         let shared = Arc::new(LostShared { handle: AtomicPtr::new(std::ptr::null_mut()) });
         let (lost_future, lost_completer) = register_lost(&instance, &desc.deviceLostCallbackInfo, lost_mode, &shared);
         let global = instance.global.clone();
-        let maintain_lock = Arc::new(RwLock::new(()));
+        let locks = DeviceLocks::new();
         let progress = Progress::start(
             global.clone(),
             id,
-            maintain_lock.clone(),
+            locks.clone(),
             label.clone(),
             Box::new(move || {
                 global.queue_drop(queue_id);
@@ -152,7 +149,7 @@ impl Device {
             progress,
             work_done: WorkDone::new(),
             fence_wake,
-            maintain_lock,
+            locks,
             lost: AtomicBool::new(false),
             shared,
             lost_completer: Mutex::new(Some(lost_completer)),
@@ -235,10 +232,7 @@ impl Device {
     /// that needs no GPU progress (a map of an idle buffer, a work-done with
     /// nothing in flight) right away, in the calling thread.
     pub(crate) fn poll_now(&self) {
-        let polled = {
-            let _shared = self.maintain_lock.read();
-            self.global().device_poll(self.id, wgt::PollType::Poll)
-        };
+        let polled = self.locks.poll(self.global(), self.id);
         if let Err(err) = polled {
             log::debug!(target: "wgpu_shim", "device poll: {err}");
         }

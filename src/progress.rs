@@ -33,6 +33,54 @@ const WAIT_SLICE: Duration = Duration::from_millis(2);
 /// is woken earlier by every GPU completion).
 const FENCE_SLICE_NS: u64 = 1_000_000_000;
 
+/// The locks around one device's wgpu-core calls (docs/ARCHITECTURE.md,
+/// "Lock discipline").
+pub(crate) struct DeviceLocks {
+    /// Held shared around every wgpu-core call that may run the device's
+    /// maintenance (polls, submits) and exclusively around map and unmap
+    /// calls: wgpu-core maps a ready buffer in maintenance outside its map
+    /// state lock, so an unmap or map racing with it would be lost.
+    pub(crate) maintain: RwLock<()>,
+    /// Makes maintenance one at a time (polls, and submits, which run
+    /// maintenance too). wgpu-core runs the completion closures it collected
+    /// after releasing its own locks, so two concurrent maintenances could
+    /// run the closures of a later submission before those of an earlier
+    /// one (and work-done closures before the map closures they must
+    /// follow).
+    poll: Mutex<()>,
+}
+
+impl DeviceLocks {
+    pub(crate) fn new() -> Arc<DeviceLocks> {
+        Arc::new(DeviceLocks { maintain: RwLock::new(()), poll: Mutex::new(()) })
+    }
+
+    /// Held around a wgpu-core call that runs the device's maintenance and
+    /// its completion closures (a poll or a submit): one at a time, and
+    /// shared with other non-map calls. Taken in the order `poll` then
+    /// `maintain`; the closures only mark events ready and take neither.
+    pub(crate) fn maintenance(&self) -> Maintenance<'_> {
+        let one_at_a_time = self.poll.lock();
+        Maintenance { _shared: self.maintain.read(), _one_at_a_time: one_at_a_time }
+    }
+
+    /// Polls the device without waiting.
+    pub(crate) fn poll(
+        &self,
+        global: &Global,
+        device_id: DeviceId,
+    ) -> Result<wgpu_types::PollStatus, wgpu_core::device::WaitIdleError> {
+        let _maintenance = self.maintenance();
+        global.device_poll(device_id, wgpu_types::PollType::Poll)
+    }
+}
+
+/// The locks of [`DeviceLocks::maintenance`] (released in reverse order).
+pub(crate) struct Maintenance<'a> {
+    _shared: parking_lot::RwLockReadGuard<'a, ()>,
+    _one_at_a_time: parking_lot::MutexGuard<'a, ()>,
+}
+
 /// Shared between the device, the completion closures and the thread.
 pub(crate) struct Progress {
     /// The newest fence value some completed poll covered (read before the
@@ -67,7 +115,7 @@ impl Progress {
     pub(crate) fn start(
         global: Arc<Global>,
         device_id: DeviceId,
-        maintain_lock: Arc<RwLock<()>>,
+        locks: Arc<DeviceLocks>,
         name: String,
         on_exit: Box<dyn FnOnce() + Send>,
     ) -> Arc<Progress> {
@@ -85,7 +133,7 @@ impl Progress {
         });
         let thread_progress = progress.clone();
         let spawned = std::thread::Builder::new().name(format!("wgpu-shim progress ({name})")).spawn(move || {
-            thread_progress.run(&global, device_id, &maintain_lock);
+            thread_progress.run(&global, device_id, &locks);
             thread_progress.finish();
         });
         match spawned {
@@ -172,7 +220,7 @@ impl Progress {
         on_exit();
     }
 
-    fn run(&self, global: &Global, device_id: DeviceId, maintain_lock: &RwLock<()>) {
+    fn run(&self, global: &Global, device_id: DeviceId, locks: &DeviceLocks) {
         loop {
             {
                 let mut st = self.state.lock();
@@ -185,10 +233,7 @@ impl Progress {
             }
             // Completion closures run in here and only mark events ready.
             let seen = self.fence.as_ref().map(RawFence::value);
-            let polled = {
-                let _shared = maintain_lock.read();
-                global.device_poll(device_id, wgpu_types::PollType::Poll)
-            };
+            let polled = locks.poll(global, device_id);
             if let Err(err) = polled {
                 log::debug!(target: "wgpu_shim", "device poll: {err}");
             }

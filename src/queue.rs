@@ -73,7 +73,7 @@ pub unsafe extern "C" fn wgpuQueueSubmit(queue: WGPUQueue, command_count: usize,
             return Ok(());
         }
         let result = {
-            let _shared = device.maintain_lock.read();
+            let _maintenance = device.locks.maintenance();
             device.global().queue_submit(device.queue_id, &ids)
         };
         device.work_done.note_work();

@@ -38,6 +38,9 @@ use crate::progress::Progress;
 /// The work-done state of one device's queue.
 pub(crate) struct WorkDone {
     state: Mutex<State>,
+    /// Held while a new batch is made and handed to wgpu-core (taken before
+    /// `state`, never while holding it).
+    order: Mutex<()>,
 }
 
 struct State {
@@ -69,7 +72,10 @@ struct BatchGuard {
 
 impl WorkDone {
     pub(crate) fn new() -> Arc<WorkDone> {
-        Arc::new(WorkDone { state: Mutex::new(State { issued: 1, done: 0, batches: Vec::new(), next_batch: 0 }) })
+        Arc::new(WorkDone {
+            state: Mutex::new(State { issued: 1, done: 0, batches: Vec::new(), next_batch: 0 }),
+            order: Mutex::new(()),
+        })
     }
 
     /// Counts a call that gave the queue work; called after wgpu-core
@@ -87,31 +93,49 @@ impl WorkDone {
 
     /// Completes `completer` once the queue work issued so far is done.
     pub(crate) fn register(self: &Arc<Self>, device: &Device, completer: Completer<()>) {
+        let Some(completer) = self.complete_or_join(&mut self.state.lock(), completer) else { return };
+        // A new batch. Batches are handed to wgpu-core in the order they are
+        // made (`order`), so their closures run in that order too: a later
+        // batch cannot complete before an earlier one that some call already
+        // joined.
+        let _order = self.order.lock();
         let mut st = self.state.lock();
-        if st.done >= st.issued && st.batches.is_empty() {
-            drop(st);
-            completer.complete(());
-            return;
-        }
-        let generation = st.issued;
-        if let Some(batch) = st.batches.last_mut().filter(|b| b.generation == generation) {
-            batch.completers.push(completer, || ());
-            return;
-        }
+        // Another thread may have made a batch for this generation meanwhile.
+        let Some(completer) = self.complete_or_join(&mut st, completer) else { return };
         let id = st.next_batch;
         st.next_batch += 1;
         let mut completers = CompleterBatch::default();
         completers.push(completer, || ());
+        let generation = st.issued;
         st.batches.push(Batch { id, generation, completers });
         drop(st);
 
         device.progress.begin_op();
         let mut guard = BatchGuard { work_done: self.clone(), progress: device.progress.clone(), id, fired: false };
         let waits_for = device.global().queue_on_submitted_work_done(device.queue_id, Box::new(move || guard.fire()));
+        drop(_order);
         if waits_for == 0 {
             // Nothing in flight: wgpu-core calls the closure at its next
             // poll, which is now.
             device.poll_now();
+        }
+    }
+
+    /// Completes `completer` at once when nothing is outstanding, or adds it
+    /// to the batch of the current generation; gives it back when a new
+    /// batch is needed.
+    fn complete_or_join(&self, st: &mut State, completer: Completer<()>) -> Option<Completer<()>> {
+        if st.done >= st.issued && st.batches.is_empty() {
+            completer.complete(());
+            return None;
+        }
+        let generation = st.issued;
+        match st.batches.last_mut().filter(|b| b.generation == generation) {
+            Some(batch) => {
+                batch.completers.push(completer, || ());
+                None
+            }
+            None => Some(completer),
         }
     }
 

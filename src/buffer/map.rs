@@ -141,7 +141,7 @@ impl Buffer {
         }
         if core_mapped && self.valid {
             let unmapped = {
-                let _exclusive = self.device.maintain_lock.write();
+                let _exclusive = self.device.locks.maintain.write();
                 self.device.global().buffer_unmap(self.id)
             };
             // Unmapping a buffer mapped at creation records a queue write.
@@ -375,7 +375,7 @@ pub(crate) unsafe fn map_async(
         })),
     };
     let started = {
-        let _exclusive = device.maintain_lock.write();
+        let _exclusive = device.locks.maintain.write();
         device.global().buffer_map_async(buffer.id, offset, Some(range_size), op)
     };
     match started {
