@@ -100,17 +100,22 @@ impl How {
 /// Waits until `sem` reaches `value`.
 fn wait(device: &ash::Device, how: How, sem: vk::Semaphore, value: u64, other: vk::Semaphore) {
     match how {
-        // SAFETY (all three): live timeline semaphores of `device`.
-        How::Spin => while unsafe { device.get_semaphore_counter_value(sem) }.expect("counter") < value {},
+        How::Spin => {
+            // SAFETY: a live timeline semaphore of `device`.
+            while unsafe { device.get_semaphore_counter_value(sem) }.expect("counter") < value {}
+        }
         How::Wait1 => {
             let (s, v) = ([sem], [value]);
+            // SAFETY: a live timeline semaphore of `device`.
             unsafe { device.wait_semaphores(&vk::SemaphoreWaitInfo::default().semaphores(&s).values(&v), u64::MAX) }
                 .expect("vkWaitSemaphores");
         }
         How::WaitAny2 => {
-            // `other` is never signalled past its current value + 1.
+            // `other` is never signalled here: only `sem` ends the wait, as in
+            // wgpu-shim when nothing wakes the sleeper.
             let (s, v) = ([sem, other], [value, u64::MAX]);
             let info = vk::SemaphoreWaitInfo::default().flags(vk::SemaphoreWaitFlags::ANY).semaphores(&s).values(&v);
+            // SAFETY: live timeline semaphores of `device`.
             unsafe { device.wait_semaphores(&info, u64::MAX) }.expect("vkWaitSemaphores");
         }
     }
