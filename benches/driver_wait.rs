@@ -73,11 +73,16 @@ fn setup() -> Result<Gpu, String> {
     Ok(Gpu { _entry: entry, instance, device, queue, name })
 }
 
-fn timeline(device: &ash::Device) -> vk::Semaphore {
+/// A failed Vulkan call, as a message.
+fn vk_err(call: &'static str) -> impl Fn(vk::Result) -> String {
+    move |e| format!("{call}: {e}")
+}
+
+fn timeline(device: &ash::Device) -> Result<vk::Semaphore, String> {
     let mut t = vk::SemaphoreTypeCreateInfo::default().semaphore_type(vk::SemaphoreType::TIMELINE);
     // SAFETY: valid create info.
     unsafe { device.create_semaphore(&vk::SemaphoreCreateInfo::default().push_next(&mut t), None) }
-        .expect("vkCreateSemaphore")
+        .map_err(vk_err("vkCreateSemaphore"))
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -98,17 +103,20 @@ impl How {
 }
 
 /// Waits until `sem` reaches `value`.
-fn wait(device: &ash::Device, how: How, sem: vk::Semaphore, value: u64, other: vk::Semaphore) {
+fn wait(device: &ash::Device, how: How, sem: vk::Semaphore, value: u64, other: vk::Semaphore) -> Result<(), String> {
     match how {
         How::Spin => {
             // SAFETY: a live timeline semaphore of `device`.
-            while unsafe { device.get_semaphore_counter_value(sem) }.expect("counter") < value {}
+            while unsafe { device.get_semaphore_counter_value(sem) }.map_err(vk_err("vkGetSemaphoreCounterValue"))?
+                < value
+            {}
+            Ok(())
         }
         How::Wait1 => {
             let (s, v) = ([sem], [value]);
             // SAFETY: a live timeline semaphore of `device`.
             unsafe { device.wait_semaphores(&vk::SemaphoreWaitInfo::default().semaphores(&s).values(&v), u64::MAX) }
-                .expect("vkWaitSemaphores");
+                .map_err(vk_err("vkWaitSemaphores"))
         }
         How::WaitAny2 => {
             // `other` is never signalled here: only `sem` ends the wait, as in
@@ -116,12 +124,12 @@ fn wait(device: &ash::Device, how: How, sem: vk::Semaphore, value: u64, other: v
             let (s, v) = ([sem, other], [value, u64::MAX]);
             let info = vk::SemaphoreWaitInfo::default().flags(vk::SemaphoreWaitFlags::ANY).semaphores(&s).values(&v);
             // SAFETY: live timeline semaphores of `device`.
-            unsafe { device.wait_semaphores(&info, u64::MAX) }.expect("vkWaitSemaphores");
+            unsafe { device.wait_semaphores(&info, u64::MAX) }.map_err(vk_err("vkWaitSemaphores"))
         }
     }
 }
 
-fn submit(gpu: &Gpu, wait_on: Option<(vk::Semaphore, u64)>, signal: vk::Semaphore, value: u64) {
+fn submit(gpu: &Gpu, wait_on: Option<(vk::Semaphore, u64)>, signal: vk::Semaphore, value: u64) -> Result<(), String> {
     let (ws, wv) = match wait_on {
         Some((s, v)) => (vec![s], vec![v]),
         None => (vec![], vec![]),
@@ -135,7 +143,7 @@ fn submit(gpu: &Gpu, wait_on: Option<(vk::Semaphore, u64)>, signal: vk::Semaphor
         .signal_semaphores(&ss)
         .push_next(&mut tl);
     // SAFETY: valid submit info on this device's queue.
-    unsafe { gpu.device.queue_submit(gpu.queue, &[info], vk::Fence::null()) }.expect("vkQueueSubmit");
+    unsafe { gpu.device.queue_submit(gpu.queue, &[info], vk::Fence::null()) }.map_err(vk_err("vkQueueSubmit"))
 }
 
 fn stats(mut v: Vec<f64>) -> (f64, f64) {
@@ -147,17 +155,31 @@ fn stats(mut v: Vec<f64>) -> (f64, f64) {
 fn main() {
     let iterations: usize =
         std::env::args().skip_while(|a| a != "--iterations").nth(1).and_then(|s| s.parse().ok()).unwrap_or(2000);
-    let gpu = match setup() {
-        Ok(g) => g,
-        Err(e) => {
-            eprintln!("driver_wait: {e}");
-            std::process::exit(4);
-        }
-    };
+    if let Err(e) = setup().and_then(|gpu| run(&gpu, iterations)) {
+        eprintln!("driver_wait: {e}");
+        std::process::exit(4);
+    }
+}
+
+/// Every measurement on `gpu`; the device and instance are destroyed at
+/// the end, also after a failure.
+fn run(gpu: &Gpu, iterations: usize) -> Result<(), String> {
     println!("{{\"scenario\":\"info\",\"device\":{:?}}}", gpu.name);
-    let sem = timeline(&gpu.device);
-    let other = timeline(&gpu.device);
-    let gate = timeline(&gpu.device);
+    let sems = [timeline(&gpu.device)?, timeline(&gpu.device)?, timeline(&gpu.device)?];
+    let result = measure(gpu, iterations, sems);
+    // SAFETY: idle device (waited for); objects destroyed once.
+    unsafe {
+        gpu.device.device_wait_idle().ok();
+        for s in sems {
+            gpu.device.destroy_semaphore(s, None);
+        }
+        gpu.device.destroy_device(None);
+        gpu.instance.destroy_instance(None);
+    }
+    result
+}
+
+fn measure(gpu: &Gpu, iterations: usize, [sem, other, gate]: [vk::Semaphore; 3]) -> Result<(), String> {
     let mut value = 0u64;
     let mut gate_value = 0u64;
     for how in [How::Spin, How::Wait1, How::WaitAny2] {
@@ -166,8 +188,8 @@ fn main() {
         for i in 0..iterations + 50 {
             value += 1;
             let (t0, c0) = (Instant::now(), thread_cpu_ns());
-            submit(&gpu, None, sem, value);
-            wait(&gpu.device, how, sem, value, other);
+            submit(gpu, None, sem, value)?;
+            wait(&gpu.device, how, sem, value, other)?;
             let (dt, dc) = (t0.elapsed(), thread_cpu_ns() - c0);
             if i >= 50 {
                 trip.push(dt.as_secs_f64() * 1e6);
@@ -190,7 +212,7 @@ fn main() {
             for _ in 0..rounds {
                 value += 1;
                 gate_value += 1;
-                submit(&gpu, Some((gate, gate_value)), sem, value);
+                submit(gpu, Some((gate, gate_value)), sem, value)?;
                 let device = gpu.device.clone();
                 let g = gate_value;
                 let signaller = std::thread::spawn(move || {
@@ -198,19 +220,20 @@ fn main() {
                     let t = Instant::now();
                     // SAFETY: a live timeline semaphore, signalled upwards.
                     unsafe { device.signal_semaphore(&vk::SemaphoreSignalInfo::default().semaphore(gate).value(g)) }
-                        .expect("vkSignalSemaphore");
-                    t
+                        .map_err(vk_err("vkSignalSemaphore"))
+                        .map(|()| t)
                 });
                 let other_waiter = second.then(|| {
                     let device = gpu.device.clone();
                     std::thread::spawn(move || wait(&device, How::Wait1, sem, value, other))
                 });
-                wait(&gpu.device, how, sem, value, other);
+                let waited = wait(&gpu.device, how, sem, value, other);
                 let woke = Instant::now();
-                let signalled = signaller.join().expect("signaller");
+                let signalled = signaller.join().map_err(|_| "the signalling thread panicked".to_string())??;
                 if let Some(t) = other_waiter {
-                    t.join().expect("second waiter");
+                    t.join().map_err(|_| "the second waiter panicked".to_string())??;
                 }
+                waited?;
                 late.push(woke.saturating_duration_since(signalled).as_secs_f64() * 1e6);
             }
             let (med, p99) = stats(late);
@@ -225,13 +248,5 @@ fn main() {
             );
         }
     }
-    // SAFETY: idle device; objects destroyed once.
-    unsafe {
-        gpu.device.device_wait_idle().ok();
-        for s in [sem, other, gate] {
-            gpu.device.destroy_semaphore(s, None);
-        }
-        gpu.device.destroy_device(None);
-        gpu.instance.destroy_instance(None);
-    }
+    Ok(())
 }

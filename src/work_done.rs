@@ -55,6 +55,14 @@ struct State {
     next_batch: u64,
 }
 
+impl State {
+    /// All work issued is known done and no batch is outstanding: a new
+    /// future completes at once.
+    fn idle(&self) -> bool {
+        self.done >= self.issued && self.batches.is_empty()
+    }
+}
+
 struct Batch {
     id: u64,
     generation: u64,
@@ -87,8 +95,7 @@ impl WorkDone {
     /// Whether all queue work issued so far is known done and no batch is
     /// outstanding: a new future can complete at once.
     pub(crate) fn is_idle(&self) -> bool {
-        let st = self.state.lock();
-        st.done >= st.issued && st.batches.is_empty()
+        self.state.lock().idle()
     }
 
     /// Completes `completer` once the queue work issued so far is done.
@@ -105,7 +112,7 @@ impl WorkDone {
         let id = st.next_batch;
         st.next_batch += 1;
         let mut completers = CompleterBatch::default();
-        completers.push(completer, || ());
+        completers.push(completer);
         let generation = st.issued;
         st.batches.push(Batch { id, generation, completers });
         drop(st);
@@ -125,14 +132,14 @@ impl WorkDone {
     /// to the batch of the current generation; gives it back when a new
     /// batch is needed.
     fn complete_or_join(&self, st: &mut State, completer: Completer<()>) -> Option<Completer<()>> {
-        if st.done >= st.issued && st.batches.is_empty() {
+        if st.idle() {
             completer.complete(());
             return None;
         }
         let generation = st.issued;
         match st.batches.last_mut().filter(|b| b.generation == generation) {
             Some(batch) => {
-                batch.completers.push(completer, || ());
+                batch.completers.push(completer);
                 None
             }
             None => Some(completer),

@@ -474,12 +474,13 @@ impl<R: Send + 'static> Default for CompleterBatch<R> {
 }
 
 impl<R: Clone + Send + 'static> CompleterBatch<R> {
-    /// Adds `completer`'s event. A completer of another registry (never the
-    /// case for one device's queue) is completed on its own at once.
-    pub(crate) fn push(&mut self, mut completer: Completer<R>, result: impl FnOnce() -> R) {
+    /// Adds `completer`'s event. A batch holds the events of one registry
+    /// (one device's queue is one instance's); a completer of another is
+    /// dropped, which cancels its event rather than losing it.
+    pub(crate) fn push(&mut self, mut completer: Completer<R>) {
         let same = self.registry.as_ref().is_none_or(|r| Arc::ptr_eq(r, &completer.registry));
+        debug_assert!(same, "a completer batch mixes registries");
         if !same {
-            completer.complete(result());
             return;
         }
         if let Some(key) = completer.key.take() {
