@@ -15,7 +15,10 @@ use crate::handle::{Handle, Object};
 use crate::instance::Instance;
 
 /// A `WGPUAdapter`.
+#[repr(C)]
 pub(crate) struct Adapter {
+    /// Makes the address of this object its C handle.
+    pub(crate) header: crate::handle::Header,
     pub(crate) instance: Arc<Instance>,
     pub(crate) id: AdapterId,
     /// Set once a device was created from it (an adapter then expires unless
@@ -26,6 +29,7 @@ pub(crate) struct Adapter {
 impl Object for Adapter {
     type Raw = WGPUAdapterImpl;
     const NAME: &'static str = "WGPUAdapter";
+    const HEADER_OFFSET: usize = std::mem::offset_of!(Adapter, header);
 }
 
 impl Drop for Adapter {
@@ -79,7 +83,12 @@ pub(crate) fn request(
         apply_limit_buckets: false,
     };
     match instance.global.request_adapter(&opts, wgpu_types::Backends::VULKAN, None) {
-        Ok(id) => Ok(Arc::new(Adapter { instance: instance.clone(), id, consumed: AtomicBool::new(false) })),
+        Ok(id) => Ok(Arc::new(Adapter {
+            header: Default::default(),
+            instance: instance.clone(),
+            id,
+            consumed: AtomicBool::new(false),
+        })),
         Err(err) => Err((WGPURequestAdapterStatus::Unavailable, format!("no suitable adapter: {err}"))),
     }
 }
@@ -115,7 +124,7 @@ pub unsafe extern "C" fn wgpuAdapterGetFeatures(adapter: WGPUAdapter, features: 
         // SAFETY: the C caller passes a live handle and NULL or a writable struct.
         let (adapter, out) =
             unsafe { (boundary::arg::<Adapter>(adapter, "adapter")?, boundary::out_arg(features, "features")?) };
-        write_features(out, adapter.obj().features());
+        write_features(out, adapter.features());
         Ok(())
     })
 }
@@ -148,7 +157,7 @@ pub unsafe extern "C" fn wgpuAdapterHasFeature(adapter: WGPUAdapter, feature: WG
     call("wgpuAdapterHasFeature", 0, || {
         // SAFETY: the C caller passes a live handle.
         let adapter = unsafe { boundary::arg::<Adapter>(adapter, "adapter") }?;
-        Ok(crate::conv_device::has_feature(adapter.obj().features(), feature) as WGPUBool)
+        Ok(crate::conv_device::has_feature(adapter.features(), feature) as WGPUBool)
     })
 }
 
@@ -163,7 +172,7 @@ pub unsafe extern "C" fn wgpuAdapterGetLimits(adapter: WGPUAdapter, limits: *mut
         // SAFETY: the C caller passes a live handle and NULL or a writable struct.
         let (adapter, out) =
             unsafe { (boundary::arg::<Adapter>(adapter, "adapter")?, boundary::out_arg(limits, "limits")?) };
-        crate::conv_device::write_limits(out, &adapter.obj().limits())?;
+        crate::conv_device::write_limits(out, &adapter.limits())?;
         Ok(WGPUStatus::Success)
     })
 }
@@ -179,7 +188,7 @@ pub unsafe extern "C" fn wgpuAdapterGetInfo(adapter: WGPUAdapter, info: *mut WGP
         // SAFETY: the C caller passes a live handle and NULL or a writable struct.
         let (adapter, out) =
             unsafe { (boundary::arg::<Adapter>(adapter, "adapter")?, boundary::out_arg(info, "info")?) };
-        crate::conv_device::write_adapter_info(out, &adapter.obj().info())?;
+        crate::conv_device::write_adapter_info(out, &adapter.info())?;
         Ok(WGPUStatus::Success)
     })
 }
@@ -214,7 +223,7 @@ pub unsafe extern "C" fn wgpuAdapterRequestDevice(
         // or a valid descriptor.
         let (adapter, mode, desc) = unsafe {
             (
-                boundary::arg::<Adapter>(adapter, "adapter")?.obj().clone(),
+                boundary::arg::<Adapter>(adapter, "adapter")?.arc(),
                 crate::callback::mode(callback_info.mode, callback_info.nextInChain, "WGPURequestDeviceCallbackInfo")?,
                 descriptor.as_ref().copied().unwrap_or(WGPU_DEVICE_DESCRIPTOR_INIT),
             )

@@ -23,7 +23,10 @@ use crate::sampler::Sampler;
 use crate::texture_view::TextureView;
 
 /// A `WGPUBindGroup`.
+#[repr(C)]
 pub(crate) struct BindGroup {
+    /// Makes the address of this object its C handle.
+    pub(crate) header: crate::handle::Header,
     pub(crate) device: Arc<Device>,
     pub(crate) id: BindGroupId,
     pub(crate) label: Mutex<String>,
@@ -32,6 +35,7 @@ pub(crate) struct BindGroup {
 impl Object for BindGroup {
     type Raw = WGPUBindGroupImpl;
     const NAME: &'static str = "WGPUBindGroup";
+    const HEADER_OFFSET: usize = std::mem::offset_of!(BindGroup, header);
 }
 
 impl Drop for BindGroup {
@@ -71,7 +75,7 @@ unsafe fn read_entry(i: usize, e: &WGPUBindGroupEntry) -> ApiResult<Result<BindG
     let what = match (kind, buffer) {
         (EntryKind::Buffer, Some(buffer)) => {
             let resource = BindingResource::Buffer(BufferBinding {
-                buffer: buffer.obj().id,
+                buffer: buffer.id,
                 offset: e.offset,
                 size: crate::conv::whole_size(e.size),
             });
@@ -81,13 +85,13 @@ unsafe fn read_entry(i: usize, e: &WGPUBindGroupEntry) -> ApiResult<Result<BindG
         (EntryKind::Sampler, _) => {
             // SAFETY: the sampler handle is non-NULL here and live (caller).
             let sampler = unsafe { boundary::arg::<Sampler>(e.sampler, &format!("entries[{i}].sampler")) }?;
-            let resource = BindingResource::Sampler(sampler.obj().id);
+            let resource = BindingResource::Sampler(sampler.id);
             return Ok(Ok(BindGroupEntry { binding: e.binding, resource }));
         }
         (EntryKind::TextureView, _) => {
             // SAFETY: the view handle is non-NULL here and live (caller).
             let view = unsafe { boundary::arg::<TextureView>(e.textureView, &format!("entries[{i}].textureView")) }?;
-            let resource = BindingResource::TextureView(view.obj().id);
+            let resource = BindingResource::TextureView(view.id);
             return Ok(Ok(BindGroupEntry { binding: e.binding, resource }));
         }
         (EntryKind::ExternalTexture, _) => "external textures are not supported",
@@ -134,7 +138,6 @@ pub unsafe extern "C" fn wgpuDeviceCreateBindGroup(
         // descriptor.
         let (device, desc) =
             unsafe { (boundary::arg::<Device>(device, "device")?, boundary::ptr_arg(descriptor, "descriptor")?) };
-        let device = device.obj();
         // SAFETY: the descriptor's label, layout, chain and entries are valid.
         let (label, layout, entries) = unsafe {
             (
@@ -148,7 +151,7 @@ pub unsafe extern "C" fn wgpuDeviceCreateBindGroup(
             Ok(entries) => {
                 let desc = BindGroupDescriptor {
                     label: crate::conv::label(&label),
-                    layout: layout.obj().id,
+                    layout: layout.id,
                     entries: Cow::Owned(entries),
                 };
                 let (id, error) = global.device_create_bind_group(device.id, &desc, None);
@@ -163,6 +166,11 @@ pub unsafe extern "C" fn wgpuDeviceCreateBindGroup(
                 id
             }
         };
-        Ok(Handle::into_raw(Arc::new(BindGroup { device: device.clone(), id, label: Mutex::new(label) })))
+        Ok(Handle::into_raw(Arc::new(BindGroup {
+            header: Default::default(),
+            device: device.arc(),
+            id,
+            label: Mutex::new(label),
+        })))
     })
 }

@@ -15,7 +15,10 @@ use crate::device::Device;
 use crate::handle::{Handle, Object};
 
 /// A `WGPUBindGroupLayout`.
+#[repr(C)]
 pub(crate) struct BindGroupLayout {
+    /// Makes the address of this object its C handle.
+    pub(crate) header: crate::handle::Header,
     pub(crate) device: Arc<Device>,
     pub(crate) id: BindGroupLayoutId,
     pub(crate) label: Mutex<String>,
@@ -24,6 +27,7 @@ pub(crate) struct BindGroupLayout {
 impl Object for BindGroupLayout {
     type Raw = WGPUBindGroupLayoutImpl;
     const NAME: &'static str = "WGPUBindGroupLayout";
+    const HEADER_OFFSET: usize = std::mem::offset_of!(BindGroupLayout, header);
 }
 
 impl Drop for BindGroupLayout {
@@ -38,7 +42,7 @@ set_label!(BindGroupLayout, WGPUBindGroupLayout, wgpuBindGroupLayoutSetLabel);
 impl BindGroupLayout {
     /// Wraps a bind group layout id this library now owns.
     pub(crate) fn from_id(device: &Arc<Device>, id: BindGroupLayoutId, label: String) -> BindGroupLayout {
-        BindGroupLayout { device: device.clone(), id, label: Mutex::new(label) }
+        BindGroupLayout { header: Default::default(), device: device.clone(), id, label: Mutex::new(label) }
     }
 }
 
@@ -105,7 +109,6 @@ pub unsafe extern "C" fn wgpuDeviceCreateBindGroupLayout(
         // descriptor.
         let (device, desc) =
             unsafe { (boundary::arg::<Device>(device, "device")?, boundary::ptr_arg(descriptor, "descriptor")?) };
-        let device = device.obj();
         // SAFETY: the descriptor's label, chain and entries are valid.
         let (label, entries) = unsafe { (boundary::label_arg(desc.label, "label")?, read_descriptor(desc)?) };
         let global = device.global();
@@ -125,6 +128,6 @@ pub unsafe extern "C" fn wgpuDeviceCreateBindGroupLayout(
                 id
             }
         };
-        Ok(Handle::into_raw(Arc::new(BindGroupLayout::from_id(device, id, label))))
+        Ok(Handle::into_raw(Arc::new(BindGroupLayout::from_id(&device.arc(), id, label))))
     })
 }

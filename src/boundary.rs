@@ -63,9 +63,16 @@ pub(crate) fn call<R>(func: &'static str, fallback: R, body: impl FnOnce() -> Ap
 /// # Safety
 /// `raw` is NULL or a handle this library returned that the application
 /// still owns a reference to.
+#[inline]
 pub(crate) unsafe fn arg<'a, T: Object>(raw: *mut T::Raw, param: &str) -> ApiResult<&'a Handle<T>> {
     // SAFETY: forwarded from the caller.
-    unsafe { Handle::<T>::get(raw) }.map_err(|why| reject!("`{param}`: {why}"))
+    unsafe { Handle::<T>::get(raw) }.map_err(|why| bad_arg(param, why))
+}
+
+/// The rejection of a bad handle argument.
+#[cold]
+fn bad_arg(param: &str, why: String) -> Reject {
+    reject!("`{param}`: {why}")
 }
 
 /// The object behind a nullable handle argument (`None` for NULL).
@@ -176,7 +183,14 @@ pub(crate) unsafe fn str_arg<'a>(view: WGPUStringView, param: &str) -> ApiResult
         // SAFETY: the caller guarantees `length` readable bytes.
         unsafe { std::slice::from_raw_parts(view.data.cast::<u8>(), view.length) }
     };
-    Ok(Str::Some(String::from_utf8_lossy(bytes)))
+    // Labels and keys are nearly always ASCII, which the ASCII check finds
+    // much faster than the UTF-8 decoders.
+    Ok(Str::Some(if bytes.is_ascii() {
+        // SAFETY: ASCII is valid UTF-8.
+        std::borrow::Cow::Borrowed(unsafe { std::str::from_utf8_unchecked(bytes) })
+    } else {
+        String::from_utf8_lossy(bytes)
+    }))
 }
 
 /// Reads a non-nullable input string (labels, code, keys): null is empty.
@@ -249,7 +263,7 @@ macro_rules! set_label {
                 let (h, label) = unsafe {
                     ($crate::boundary::arg::<$ty>(handle, "handle")?, $crate::boundary::label_arg(label, "label")?)
                 };
-                *h.obj().label.lock() = label;
+                *h.label.lock() = label;
                 Ok(())
             })
         }

@@ -65,6 +65,9 @@ impl Chain {
 /// # Safety
 /// As [`Chain::walk`].
 pub(crate) unsafe fn expect_none(next: *const WGPUChainedStruct, owner: &str) -> ApiResult<()> {
+    if next.is_null() {
+        return Ok(());
+    }
     // SAFETY: forwarded from the caller.
     unsafe { Chain::walk(next, owner, &[]) }.map(|_| ())
 }

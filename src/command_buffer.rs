@@ -12,7 +12,10 @@ use crate::device::Device;
 use crate::handle::Object;
 
 /// A `WGPUCommandBuffer`.
+#[repr(C)]
 pub(crate) struct CommandBuffer {
+    /// Makes the address of this object its C handle.
+    pub(crate) header: crate::handle::Header,
     pub(crate) device: Arc<Device>,
     pub(crate) label: Mutex<String>,
     /// The id while this object owns it: `None` once [`Self::take_id`]
@@ -23,6 +26,7 @@ pub(crate) struct CommandBuffer {
 impl Object for CommandBuffer {
     type Raw = WGPUCommandBufferImpl;
     const NAME: &'static str = "WGPUCommandBuffer";
+    const HEADER_OFFSET: usize = std::mem::offset_of!(CommandBuffer, header);
 }
 
 impl Drop for CommandBuffer {
@@ -39,7 +43,12 @@ set_label!(CommandBuffer, WGPUCommandBuffer, wgpuCommandBufferSetLabel);
 
 impl CommandBuffer {
     pub(crate) fn new(device: &Arc<Device>, id: CommandBufferId, label: String) -> CommandBuffer {
-        CommandBuffer { device: device.clone(), label: Mutex::new(label), slot: Mutex::new(Some(id)) }
+        CommandBuffer {
+            header: Default::default(),
+            device: device.clone(),
+            label: Mutex::new(label),
+            slot: Mutex::new(Some(id)),
+        }
     }
 
     /// Takes the id for a submission, the first time only: `None` once the

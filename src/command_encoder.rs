@@ -23,7 +23,10 @@ use crate::handle::{Handle, Object};
 use crate::query_set::QuerySet;
 
 /// A `WGPUCommandEncoder`.
+#[repr(C)]
 pub(crate) struct CommandEncoder {
+    /// Makes the address of this object its C handle.
+    pub(crate) header: crate::handle::Header,
     pub(crate) device: Arc<Device>,
     pub(crate) id: CommandEncoderId,
     pub(crate) label: Mutex<String>,
@@ -37,6 +40,7 @@ pub(crate) struct CommandEncoder {
 impl Object for CommandEncoder {
     type Raw = WGPUCommandEncoderImpl;
     const NAME: &'static str = "WGPUCommandEncoder";
+    const HEADER_OFFSET: usize = std::mem::offset_of!(CommandEncoder, header);
 }
 
 impl Drop for CommandEncoder {
@@ -93,7 +97,6 @@ pub unsafe extern "C" fn wgpuDeviceCreateCommandEncoder(
         // SAFETY: the C caller passes a live handle and NULL or a valid
         // descriptor.
         let (device, desc) = unsafe { (boundary::arg::<Device>(device, "device")?, descriptor.as_ref()) };
-        let device = device.obj();
         let (label, chain) = match desc {
             // SAFETY: the descriptor's label and chain are valid (caller).
             Some(desc) => unsafe {
@@ -109,7 +112,13 @@ pub unsafe extern "C" fn wgpuDeviceCreateCommandEncoder(
         if let Some(e) = error {
             device.report(e);
         }
-        let encoder = CommandEncoder { device: device.clone(), id, label: Mutex::new(label), poison: Mutex::new(None) };
+        let encoder = CommandEncoder {
+            header: Default::default(),
+            device: device.arc(),
+            id,
+            label: Mutex::new(label),
+            poison: Mutex::new(None),
+        };
         if let Err(why) = chain {
             // The encoder is invalid. Like encoding errors, the error is
             // reported once, by `Finish`.
@@ -138,9 +147,9 @@ pub unsafe extern "C" fn wgpuCommandEncoderCopyBufferToBuffer(
         // SAFETY: the C caller passes live handles.
         let (encoder, src, dst) = unsafe {
             (
-                boundary::arg::<CommandEncoder>(command_encoder, "commandEncoder")?.obj(),
-                boundary::arg::<Buffer>(source, "source")?.obj(),
-                boundary::arg::<Buffer>(destination, "destination")?.obj(),
+                boundary::arg::<CommandEncoder>(command_encoder, "commandEncoder")?,
+                boundary::arg::<Buffer>(source, "source")?,
+                boundary::arg::<Buffer>(destination, "destination")?,
             )
         };
         encoder.check(encoder.device.global().command_encoder_copy_buffer_to_buffer(
@@ -171,8 +180,8 @@ pub unsafe extern "C" fn wgpuCommandEncoderClearBuffer(
         // SAFETY: the C caller passes live handles.
         let (encoder, buffer) = unsafe {
             (
-                boundary::arg::<CommandEncoder>(command_encoder, "commandEncoder")?.obj(),
-                boundary::arg::<Buffer>(buffer, "buffer")?.obj(),
+                boundary::arg::<CommandEncoder>(command_encoder, "commandEncoder")?,
+                boundary::arg::<Buffer>(buffer, "buffer")?,
             )
         };
         encoder.check(encoder.device.global().command_encoder_clear_buffer(
@@ -200,8 +209,8 @@ pub unsafe extern "C" fn wgpuCommandEncoderWriteTimestamp(
         // SAFETY: the C caller passes live handles.
         let (encoder, set) = unsafe {
             (
-                boundary::arg::<CommandEncoder>(command_encoder, "commandEncoder")?.obj(),
-                boundary::arg::<QuerySet>(query_set, "querySet")?.obj(),
+                boundary::arg::<CommandEncoder>(command_encoder, "commandEncoder")?,
+                boundary::arg::<QuerySet>(query_set, "querySet")?,
             )
         };
         encoder.check(encoder.device.global().command_encoder_write_timestamp(encoder.id, set.id, query_index));
@@ -227,9 +236,9 @@ pub unsafe extern "C" fn wgpuCommandEncoderResolveQuerySet(
         // SAFETY: the C caller passes live handles.
         let (encoder, set, dst) = unsafe {
             (
-                boundary::arg::<CommandEncoder>(command_encoder, "commandEncoder")?.obj(),
-                boundary::arg::<QuerySet>(query_set, "querySet")?.obj(),
-                boundary::arg::<Buffer>(destination, "destination")?.obj(),
+                boundary::arg::<CommandEncoder>(command_encoder, "commandEncoder")?,
+                boundary::arg::<QuerySet>(query_set, "querySet")?,
+                boundary::arg::<Buffer>(destination, "destination")?,
             )
         };
         encoder.check(encoder.device.global().command_encoder_resolve_query_set(
@@ -257,7 +266,7 @@ pub unsafe extern "C" fn wgpuCommandEncoderPushDebugGroup(
         // SAFETY: the C caller passes a live handle and a valid view.
         let (encoder, label) = unsafe {
             (
-                boundary::arg::<CommandEncoder>(command_encoder, "commandEncoder")?.obj(),
+                boundary::arg::<CommandEncoder>(command_encoder, "commandEncoder")?,
                 boundary::label_arg(group_label, "groupLabel")?,
             )
         };
@@ -274,7 +283,7 @@ pub unsafe extern "C" fn wgpuCommandEncoderPushDebugGroup(
 pub unsafe extern "C" fn wgpuCommandEncoderPopDebugGroup(command_encoder: WGPUCommandEncoder) {
     call("wgpuCommandEncoderPopDebugGroup", (), || {
         // SAFETY: the C caller passes a live handle.
-        let encoder = unsafe { boundary::arg::<CommandEncoder>(command_encoder, "commandEncoder") }?.obj();
+        let encoder = unsafe { boundary::arg::<CommandEncoder>(command_encoder, "commandEncoder") }?;
         encoder.check(encoder.device.global().command_encoder_pop_debug_group(encoder.id));
         Ok(())
     })
@@ -293,7 +302,7 @@ pub unsafe extern "C" fn wgpuCommandEncoderInsertDebugMarker(
         // SAFETY: the C caller passes a live handle and a valid view.
         let (encoder, label) = unsafe {
             (
-                boundary::arg::<CommandEncoder>(command_encoder, "commandEncoder")?.obj(),
+                boundary::arg::<CommandEncoder>(command_encoder, "commandEncoder")?,
                 boundary::label_arg(marker_label, "markerLabel")?,
             )
         };
@@ -318,7 +327,7 @@ pub unsafe extern "C" fn wgpuCommandEncoderFinish(
         // SAFETY: the C caller passes a live handle and NULL or a valid
         // descriptor.
         let (encoder, desc) =
-            unsafe { (boundary::arg::<CommandEncoder>(command_encoder, "commandEncoder")?.obj(), descriptor.as_ref()) };
+            unsafe { (boundary::arg::<CommandEncoder>(command_encoder, "commandEncoder")?, descriptor.as_ref()) };
         let (label, chain) = match desc {
             // SAFETY: the descriptor's label and chain are valid (caller).
             Some(desc) => unsafe {

@@ -25,7 +25,10 @@ use crate::handle::{Handle, Object};
 use crate::query_set::QuerySet;
 
 /// A `WGPUComputePassEncoder`.
+#[repr(C)]
 pub(crate) struct ComputePassEncoder {
+    /// Makes the address of this object its C handle.
+    pub(crate) header: crate::handle::Header,
     device: Arc<Device>,
     pass: Mutex<ComputePass>,
     pub(crate) label: Mutex<String>,
@@ -34,6 +37,7 @@ pub(crate) struct ComputePassEncoder {
 impl Object for ComputePassEncoder {
     type Raw = WGPUComputePassEncoderImpl;
     const NAME: &'static str = "WGPUComputePassEncoder";
+    const HEADER_OFFSET: usize = std::mem::offset_of!(ComputePassEncoder, header);
 }
 
 refcounted!(ComputePassEncoder, WGPUComputePassEncoder, wgpuComputePassEncoderAddRef, wgpuComputePassEncoderRelease);
@@ -70,7 +74,7 @@ pub unsafe extern "C" fn wgpuCommandEncoderBeginComputePass(
         // SAFETY: the C caller passes a live handle and NULL or a valid
         // descriptor.
         let (encoder, desc) =
-            unsafe { (boundary::arg::<CommandEncoder>(command_encoder, "commandEncoder")?.obj(), descriptor.as_ref()) };
+            unsafe { (boundary::arg::<CommandEncoder>(command_encoder, "commandEncoder")?, descriptor.as_ref()) };
         let mut label = String::new();
         let mut problem = None;
         let mut timestamps = None;
@@ -104,7 +108,8 @@ pub unsafe extern "C" fn wgpuCommandEncoderBeginComputePass(
             let _ = global.compute_pass_dispatch_workgroups_indirect(&mut pass, buffer.id, 0);
             encoder.poison(format!("wgpuCommandEncoderBeginComputePass: {why}"));
         }
-        let pass = ComputePassEncoder { device, pass: Mutex::new(pass), label: Mutex::new(label) };
+        let pass =
+            ComputePassEncoder { header: Default::default(), device, pass: Mutex::new(pass), label: Mutex::new(label) };
         Ok(Handle::into_raw(Arc::new(pass)))
     })
 }
@@ -121,7 +126,7 @@ pub(crate) unsafe fn timestamp_writes(
     // SAFETY: NULL or valid (caller).
     let Some(tw) = (unsafe { tw.as_ref() }) else { return Ok(Ok(None)) };
     // SAFETY: the query set is NULL or live (caller).
-    let set = unsafe { boundary::arg::<QuerySet>(tw.querySet, "timestampWrites.querySet") }?.obj();
+    let set = unsafe { boundary::arg::<QuerySet>(tw.querySet, "timestampWrites.querySet") }?;
     // SAFETY: the chain is valid (caller).
     if let Err(why) = unsafe { crate::chain::expect_none(tw.nextInChain, "WGPUPassTimestampWrites") } {
         return Ok(Err(crate::conv::chain_error(why)));
@@ -147,8 +152,8 @@ pub unsafe extern "C" fn wgpuComputePassEncoderSetPipeline(
         // SAFETY: the C caller passes live handles.
         let (pass, pipeline) = unsafe {
             (
-                boundary::arg::<ComputePassEncoder>(compute_pass_encoder, "computePassEncoder")?.obj(),
-                boundary::arg::<ComputePipeline>(pipeline, "pipeline")?.obj(),
+                boundary::arg::<ComputePassEncoder>(compute_pass_encoder, "computePassEncoder")?,
+                boundary::arg::<ComputePipeline>(pipeline, "pipeline")?,
             )
         };
         pass.record(|g, p| g.compute_pass_set_pipeline(p, pipeline.id));
@@ -174,12 +179,12 @@ pub unsafe extern "C" fn wgpuComputePassEncoderSetBindGroup(
         // a valid array.
         let (pass, group, offsets) = unsafe {
             (
-                boundary::arg::<ComputePassEncoder>(compute_pass_encoder, "computePassEncoder")?.obj(),
+                boundary::arg::<ComputePassEncoder>(compute_pass_encoder, "computePassEncoder")?,
                 boundary::opt_arg::<BindGroup>(group, "group")?,
                 boundary::slice_arg(dynamic_offsets, dynamic_offset_count, "dynamicOffsets")?,
             )
         };
-        let group = group.map(|g| g.obj().id);
+        let group = group.map(|g| g.id);
         pass.record(|g, p| g.compute_pass_set_bind_group(p, group_index, group, offsets));
         Ok(())
     })
@@ -202,7 +207,7 @@ pub unsafe extern "C" fn wgpuComputePassEncoderSetImmediates(
         // bytes at `data`.
         let (pass, bytes) = unsafe {
             (
-                boundary::arg::<ComputePassEncoder>(compute_pass_encoder, "computePassEncoder")?.obj(),
+                boundary::arg::<ComputePassEncoder>(compute_pass_encoder, "computePassEncoder")?,
                 boundary::slice_arg(data.cast::<u8>(), size, "data")?,
             )
         };
@@ -224,7 +229,7 @@ pub unsafe extern "C" fn wgpuComputePassEncoderDispatchWorkgroups(
 ) {
     call("wgpuComputePassEncoderDispatchWorkgroups", (), || {
         // SAFETY: the C caller passes a live handle.
-        let pass = unsafe { boundary::arg::<ComputePassEncoder>(compute_pass_encoder, "computePassEncoder") }?.obj();
+        let pass = unsafe { boundary::arg::<ComputePassEncoder>(compute_pass_encoder, "computePassEncoder") }?;
         pass.record(|g, p| {
             g.compute_pass_dispatch_workgroups(p, workgroup_count_x, workgroup_count_y, workgroup_count_z)
         });
@@ -247,8 +252,8 @@ pub unsafe extern "C" fn wgpuComputePassEncoderDispatchWorkgroupsIndirect(
         // SAFETY: the C caller passes live handles.
         let (pass, buffer) = unsafe {
             (
-                boundary::arg::<ComputePassEncoder>(compute_pass_encoder, "computePassEncoder")?.obj(),
-                boundary::arg::<Buffer>(indirect_buffer, "indirectBuffer")?.obj(),
+                boundary::arg::<ComputePassEncoder>(compute_pass_encoder, "computePassEncoder")?,
+                boundary::arg::<Buffer>(indirect_buffer, "indirectBuffer")?,
             )
         };
         pass.record(|g, p| g.compute_pass_dispatch_workgroups_indirect(p, buffer.id, indirect_offset));
@@ -265,7 +270,7 @@ pub unsafe extern "C" fn wgpuComputePassEncoderDispatchWorkgroupsIndirect(
 pub unsafe extern "C" fn wgpuComputePassEncoderEnd(compute_pass_encoder: WGPUComputePassEncoder) {
     call("wgpuComputePassEncoderEnd", (), || {
         // SAFETY: the C caller passes a live handle.
-        let pass = unsafe { boundary::arg::<ComputePassEncoder>(compute_pass_encoder, "computePassEncoder") }?.obj();
+        let pass = unsafe { boundary::arg::<ComputePassEncoder>(compute_pass_encoder, "computePassEncoder") }?;
         pass.record(|g, p| g.compute_pass_end(p));
         Ok(())
     })
@@ -284,7 +289,7 @@ pub unsafe extern "C" fn wgpuComputePassEncoderPushDebugGroup(
         // SAFETY: the C caller passes a live handle and a valid view.
         let (pass, label) = unsafe {
             (
-                boundary::arg::<ComputePassEncoder>(compute_pass_encoder, "computePassEncoder")?.obj(),
+                boundary::arg::<ComputePassEncoder>(compute_pass_encoder, "computePassEncoder")?,
                 boundary::label_arg(group_label, "groupLabel")?,
             )
         };
@@ -301,7 +306,7 @@ pub unsafe extern "C" fn wgpuComputePassEncoderPushDebugGroup(
 pub unsafe extern "C" fn wgpuComputePassEncoderPopDebugGroup(compute_pass_encoder: WGPUComputePassEncoder) {
     call("wgpuComputePassEncoderPopDebugGroup", (), || {
         // SAFETY: the C caller passes a live handle.
-        let pass = unsafe { boundary::arg::<ComputePassEncoder>(compute_pass_encoder, "computePassEncoder") }?.obj();
+        let pass = unsafe { boundary::arg::<ComputePassEncoder>(compute_pass_encoder, "computePassEncoder") }?;
         pass.record(|g, p| g.compute_pass_pop_debug_group(p));
         Ok(())
     })
@@ -320,7 +325,7 @@ pub unsafe extern "C" fn wgpuComputePassEncoderInsertDebugMarker(
         // SAFETY: the C caller passes a live handle and a valid view.
         let (pass, label) = unsafe {
             (
-                boundary::arg::<ComputePassEncoder>(compute_pass_encoder, "computePassEncoder")?.obj(),
+                boundary::arg::<ComputePassEncoder>(compute_pass_encoder, "computePassEncoder")?,
                 boundary::label_arg(marker_label, "markerLabel")?,
             )
         };

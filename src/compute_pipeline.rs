@@ -17,7 +17,10 @@ use crate::pipeline_layout::PipelineLayout;
 use crate::shader_module::ShaderModule;
 
 /// A `WGPUComputePipeline`.
+#[repr(C)]
 pub(crate) struct ComputePipeline {
+    /// Makes the address of this object its C handle.
+    pub(crate) header: crate::handle::Header,
     pub(crate) device: Arc<Device>,
     pub(crate) id: ComputePipelineId,
     pub(crate) label: Mutex<String>,
@@ -26,6 +29,7 @@ pub(crate) struct ComputePipeline {
 impl Object for ComputePipeline {
     type Raw = WGPUComputePipelineImpl;
     const NAME: &'static str = "WGPUComputePipeline";
+    const HEADER_OFFSET: usize = std::mem::offset_of!(ComputePipeline, header);
 }
 
 impl Drop for ComputePipeline {
@@ -82,9 +86,9 @@ unsafe fn read_descriptor<'a>(
     };
     Ok(Ok(ComputePipelineDescriptor {
         label: crate::conv::label(label),
-        layout: layout.map(|l| l.obj().id),
+        layout: layout.map(|l| l.id),
         stage: ProgrammableStageDescriptor {
-            module: module.obj().id,
+            module: module.id,
             entry_point: entry_point.map(|s| std::borrow::Cow::Owned(s.into_owned())),
             constants,
             zero_initialize_workgroup_memory: true,
@@ -107,7 +111,10 @@ fn create(
         }
         Err(why) => (crate::conv::invalid::compute_pipeline(global, device.id, &label), Some(Failure::Ours(why))),
     };
-    (Arc::new(ComputePipeline { device: device.clone(), id, label: Mutex::new(label) }), failure)
+    (
+        Arc::new(ComputePipeline { header: Default::default(), device: device.clone(), id, label: Mutex::new(label) }),
+        failure,
+    )
 }
 
 /// Creates a compute pipeline. `layout` NULL derives the layout from the
@@ -129,9 +136,9 @@ pub unsafe extern "C" fn wgpuDeviceCreateComputePipeline(
         let (device, desc, label) = unsafe { crate::pipeline_common::creation_args(device, descriptor) }?;
         // SAFETY: the descriptor's contents are valid (caller).
         let read = unsafe { read_descriptor(desc, &label) }?;
-        let (pipeline, failure) = create(device, label.clone(), read);
+        let (pipeline, failure) = create(&device, label.clone(), read);
         if let Some(failure) = failure {
-            failure.report(device, "wgpuDeviceCreateComputePipeline");
+            failure.report(&device, "wgpuDeviceCreateComputePipeline");
         }
         Ok(Handle::into_raw(pipeline))
     })
@@ -164,9 +171,9 @@ pub unsafe extern "C" fn wgpuDeviceCreateComputePipelineAsync(
         };
         // SAFETY: the descriptor's contents are valid (caller).
         let read = unsafe { read_descriptor(desc, &label) }?;
-        let (pipeline, failure) = create(device, label.clone(), read);
+        let (pipeline, failure) = create(&device, label.clone(), read);
         let userdata = UserData(callback_info.userdata1, callback_info.userdata2);
-        Ok(crate::pipeline_common::complete_async(device, mode, callback_info.callback, userdata, pipeline, failure))
+        Ok(crate::pipeline_common::complete_async(&device, mode, callback_info.callback, userdata, pipeline, failure))
     })
 }
 
@@ -183,7 +190,7 @@ pub unsafe extern "C" fn wgpuComputePipelineGetBindGroupLayout(
 ) -> WGPUBindGroupLayout {
     call("wgpuComputePipelineGetBindGroupLayout", std::ptr::null_mut(), || {
         // SAFETY: the C caller passes a live handle.
-        let pipeline = unsafe { boundary::arg::<ComputePipeline>(compute_pipeline, "computePipeline") }?.obj();
+        let pipeline = unsafe { boundary::arg::<ComputePipeline>(compute_pipeline, "computePipeline") }?;
         let device = &pipeline.device;
         let made = device.global().compute_pipeline_get_bind_group_layout(pipeline.id, group_index, None);
         Ok(crate::pipeline_common::bind_group_layout(device, made))

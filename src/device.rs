@@ -17,7 +17,6 @@ use crate::futures::{Completer, Mode, Outcome, Source};
 use crate::handle::{Handle, Object};
 use crate::instance::Instance;
 use crate::progress::{DeviceLocks, Progress};
-use crate::texture::Texture;
 use crate::tracking::Tracker;
 use crate::work_done::WorkDone;
 
@@ -32,7 +31,10 @@ struct LostShared {
 }
 
 /// A `WGPUDevice` (and its one queue's wgpu-core id).
+#[repr(C)]
 pub(crate) struct Device {
+    /// Makes the address of this object its C handle.
+    pub(crate) header: crate::handle::Header,
     pub(crate) instance: Arc<Instance>,
     pub(crate) adapter: Arc<Adapter>,
     pub(crate) id: DeviceId,
@@ -55,23 +57,18 @@ pub(crate) struct Device {
     lost_completer: Mutex<Option<Completer<LostResult>>>,
     lost_future: WGPUFuture,
     uncaptured: Option<(SendFn<WGPUUncapturedErrorCallback>, UserData)>,
-    /// The queue handle given out by `wgpuDeviceGetQueue`, while it lives.
-    queue_handle: Mutex<QueueSlot>,
-    /// Buffers made by this device, for destroy.
-    pub(crate) buffers: Tracker<Buffer>,
-    /// Textures made by this device, for destroy.
-    pub(crate) textures: Tracker<Texture>,
+    /// The queue object `wgpuDeviceGetQueue` hands out, while it lives.
+    queue: Mutex<std::sync::Weak<crate::queue::Queue>>,
+    /// The live buffers of this device that were ever mapped or asked to
+    /// be: destroy must unmap them and abort their maps. (wgpu-core itself
+    /// frees the memory of every buffer and texture of a destroyed device.)
+    pub(crate) mappable_buffers: Tracker<Buffer>,
 }
-
-/// The raw queue handle, kept so `GetQueue` returns the same one.
-pub(crate) struct QueueSlot(pub(crate) *mut WGPUQueueImpl);
-// SAFETY: the pointer is only dereferenced through `Handle::get` under the
-// slot's mutex, and the block it names is thread-safe.
-unsafe impl Send for QueueSlot {}
 
 impl Object for Device {
     type Raw = WGPUDeviceImpl;
     const NAME: &'static str = "WGPUDevice";
+    const HEADER_OFFSET: usize = std::mem::offset_of!(Device, header);
 
     /// The last release destroys the device; its lost callback sees NULL.
     fn last_release(this: &Arc<Self>, _handle: *mut WGPUDeviceImpl) {
@@ -138,6 +135,7 @@ impl Device {
         let cb = &desc.uncapturedErrorCallbackInfo;
         let uncaptured = cb.callback.map(|f| (SendFn(Some(f)), UserData(cb.userdata1, cb.userdata2)));
         let device = Arc::new(Device {
+            header: Default::default(),
             instance,
             adapter: adapter.clone(),
             id,
@@ -155,9 +153,8 @@ impl Device {
             lost_completer: Mutex::new(Some(lost_completer)),
             lost_future,
             uncaptured,
-            queue_handle: Mutex::new(QueueSlot(std::ptr::null_mut())),
-            buffers: Tracker::default(),
-            textures: Tracker::default(),
+            queue: Mutex::new(std::sync::Weak::new()),
+            mappable_buffers: Tracker::default(),
         });
         device.instance.track_device(&device);
         // Loss that wgpu-core detects (driver failure) reaches us here.
@@ -209,23 +206,41 @@ impl Device {
         }
     }
 
-    /// `wgpuDeviceDestroy`: destroys every buffer (aborting pending maps)
-    /// and texture, destroys the wgpu-core device, and loses the device
-    /// (`Destroyed`).
+    /// `wgpuDeviceDestroy`: destroys every buffer (unmapping it and
+    /// aborting a pending map) and texture, destroys the wgpu-core device,
+    /// and loses the device (`Destroyed`).
+    ///
+    /// Only buffers that were ever mapped hold state of ours; they are
+    /// destroyed here. wgpu-core destroys every buffer and texture of a
+    /// destroyed device (frees their memory) at the first maintenance that
+    /// finds its queue empty; if work is still in flight, the progress thread
+    /// keeps polling until then.
     pub(crate) fn destroy(&self) {
-        let buffers = self.buffers.live();
+        let buffers = self.mappable_buffers.live();
         for buffer in buffers {
             buffer.destroy();
-        }
-        let textures = self.textures.live();
-        for texture in textures {
-            texture.destroy();
         }
         if !self.is_lost() {
             self.global().device_destroy(self.id);
         }
         self.lose(WGPUDeviceLostReason::Destroyed, "the device was destroyed".into());
-        self.poll_now();
+        match self.locks.poll(self.global(), self.id) {
+            Ok(wgt::PollStatus::QueueEmpty) => {}
+            status => {
+                log::trace!(target: "wgpu_shim", "device destroyed with work in flight ({status:?})");
+                /// Ends the progress operation when wgpu-core runs or drops
+                /// the closure.
+                struct EndOp(Arc<Progress>);
+                impl Drop for EndOp {
+                    fn drop(&mut self) {
+                        self.0.end_op();
+                    }
+                }
+                self.progress.begin_op();
+                let end = EndOp(self.progress.clone());
+                self.global().queue_on_submitted_work_done(self.queue_id, Box::new(move || drop(end)));
+            }
+        }
     }
 
     /// Runs wgpu-core's maintenance once without waiting: completes work
@@ -280,29 +295,19 @@ impl Device {
         }
     }
 
-    /// Returns the queue handle, the same one while the application holds it.
+    /// Returns a handle to the device's queue: the same object (and pointer)
+    /// while it lives.
     pub(crate) fn queue_handle(self: &Arc<Self>) -> *mut WGPUQueueImpl {
-        let mut slot = self.queue_handle.lock();
-        if !slot.0.is_null() {
-            // SAFETY: the slot holds a handle that is live or being freed;
-            // it is cleared under this lock before the block is freed.
-            if let Ok(h) = unsafe { Handle::<crate::queue::Queue>::get(slot.0) } {
-                if h.try_add_ref() {
-                    return slot.0;
-                }
+        let mut slot = self.queue.lock();
+        let queue = match slot.upgrade() {
+            Some(queue) => queue,
+            None => {
+                let queue = Arc::new(crate::queue::Queue::new(self.clone()));
+                *slot = Arc::downgrade(&queue);
+                queue
             }
-        }
-        let raw = Handle::into_raw(Arc::new(crate::queue::Queue::new(self.clone())));
-        slot.0 = raw;
-        raw
-    }
-
-    /// Forgets the queue handle (its last reference is going).
-    pub(crate) fn forget_queue_handle(&self, raw: *mut WGPUQueueImpl) {
-        let mut slot = self.queue_handle.lock();
-        if slot.0 == raw {
-            slot.0 = std::ptr::null_mut();
-        }
+        };
+        Handle::into_raw(queue)
     }
 }
 
@@ -378,7 +383,7 @@ pub(crate) unsafe fn lost_on_failed_creation(
 pub unsafe extern "C" fn wgpuDeviceDestroy(device: WGPUDevice) {
     call("wgpuDeviceDestroy", (), || {
         // SAFETY: the C caller passes a live handle.
-        unsafe { boundary::arg::<Device>(device, "device") }?.obj().destroy();
+        unsafe { boundary::arg::<Device>(device, "device") }?.destroy();
         Ok(())
     })
 }
@@ -391,7 +396,7 @@ pub unsafe extern "C" fn wgpuDeviceDestroy(device: WGPUDevice) {
 pub unsafe extern "C" fn wgpuDeviceGetLostFuture(device: WGPUDevice) -> WGPUFuture {
     call("wgpuDeviceGetLostFuture", WGPUFuture { id: 0 }, || {
         // SAFETY: the C caller passes a live handle.
-        Ok(unsafe { boundary::arg::<Device>(device, "device") }?.obj().lost_future)
+        Ok(unsafe { boundary::arg::<Device>(device, "device") }?.lost_future)
     })
 }
 
@@ -405,7 +410,7 @@ pub unsafe extern "C" fn wgpuDeviceGetLimits(device: WGPUDevice, limits: *mut WG
         // SAFETY: the C caller passes a live handle and NULL or a writable struct.
         let (device, out) =
             unsafe { (boundary::arg::<Device>(device, "device")?, boundary::out_arg(limits, "limits")?) };
-        crate::conv_device::write_limits(out, &device.obj().limits)?;
+        crate::conv_device::write_limits(out, &device.limits)?;
         Ok(WGPUStatus::Success)
     })
 }
@@ -421,7 +426,7 @@ pub unsafe extern "C" fn wgpuDeviceGetFeatures(device: WGPUDevice, features: *mu
         // SAFETY: the C caller passes a live handle and NULL or a writable struct.
         let (device, out) =
             unsafe { (boundary::arg::<Device>(device, "device")?, boundary::out_arg(features, "features")?) };
-        crate::adapter::write_features(out, device.obj().features);
+        crate::adapter::write_features(out, device.features);
         Ok(())
     })
 }
@@ -435,7 +440,7 @@ pub unsafe extern "C" fn wgpuDeviceHasFeature(device: WGPUDevice, feature: WGPUF
     call("wgpuDeviceHasFeature", 0, || {
         // SAFETY: the C caller passes a live handle.
         let device = unsafe { boundary::arg::<Device>(device, "device") }?;
-        Ok(crate::conv_device::has_feature(device.obj().features, feature) as WGPUBool)
+        Ok(crate::conv_device::has_feature(device.features, feature) as WGPUBool)
     })
 }
 
@@ -448,7 +453,7 @@ pub unsafe extern "C" fn wgpuDeviceGetAdapterInfo(device: WGPUDevice, info: *mut
     call("wgpuDeviceGetAdapterInfo", WGPUStatus::Error, || {
         // SAFETY: the C caller passes a live handle and NULL or a writable struct.
         let (device, out) = unsafe { (boundary::arg::<Device>(device, "device")?, boundary::out_arg(info, "info")?) };
-        crate::conv_device::write_adapter_info(out, &device.obj().adapter.info())?;
+        crate::conv_device::write_adapter_info(out, &device.adapter.info())?;
         Ok(WGPUStatus::Success)
     })
 }
@@ -462,6 +467,6 @@ pub unsafe extern "C" fn wgpuDeviceGetAdapterInfo(device: WGPUDevice, info: *mut
 pub unsafe extern "C" fn wgpuDeviceGetQueue(device: WGPUDevice) -> WGPUQueue {
     call("wgpuDeviceGetQueue", std::ptr::null_mut(), || {
         // SAFETY: the C caller passes a live handle.
-        Ok(unsafe { boundary::arg::<Device>(device, "device") }?.obj().queue_handle())
+        Ok(unsafe { boundary::arg::<Device>(device, "device") }?.arc().queue_handle())
     })
 }

@@ -71,7 +71,7 @@ pub(crate) fn describe(err: &(dyn std::error::Error + 'static)) -> String {
 pub unsafe extern "C" fn wgpuDevicePushErrorScope(device: WGPUDevice, filter: WGPUErrorFilter) {
     call("wgpuDevicePushErrorScope", (), || {
         // SAFETY: the C caller passes a live handle.
-        let device = unsafe { boundary::arg::<Device>(device, "device") }?.obj();
+        let device = unsafe { boundary::arg::<Device>(device, "device") }?;
         if !matches!(filter, WGPUErrorFilter::Validation | WGPUErrorFilter::OutOfMemory | WGPUErrorFilter::Internal) {
             device.report_validation(format!("PushErrorScope: {:#x} is not an error filter", filter.0));
             return Ok(());
@@ -96,7 +96,7 @@ pub unsafe extern "C" fn wgpuDevicePopErrorScope(
         // SAFETY: the C caller passes a live handle and a valid chain.
         let (device, mode) = unsafe {
             (
-                boundary::arg::<Device>(device, "device")?.obj().clone(),
+                boundary::arg::<Device>(device, "device")?.arc(),
                 crate::callback::mode(callback_info.mode, callback_info.nextInChain, "WGPUPopErrorScopeCallbackInfo")?,
             )
         };

@@ -111,7 +111,7 @@ pub unsafe extern "C" fn wgpuBufferMapAsync2(
 pub unsafe extern "C" fn wgpuShimInstanceGetReadinessFd(instance: WGPUInstance) -> c_int {
     call("wgpuShimInstanceGetReadinessFd", -1, || {
         // SAFETY: the C caller passes a live handle.
-        let instance = unsafe { boundary::arg::<Instance>(instance, "instance") }?.obj();
+        let instance = unsafe { boundary::arg::<Instance>(instance, "instance") }?;
         instance
             .registry
             .readiness_fd()
@@ -131,7 +131,7 @@ pub unsafe extern "C" fn wgpuShimInstanceGetReadinessFd(instance: WGPUInstance) 
 pub unsafe extern "C" fn wgpuShimInstanceGetReadinessEvent(instance: WGPUInstance) -> *mut c_void {
     call("wgpuShimInstanceGetReadinessEvent", std::ptr::null_mut(), || {
         // SAFETY: the C caller passes a live handle.
-        let instance = unsafe { boundary::arg::<Instance>(instance, "instance") }?.obj();
+        let instance = unsafe { boundary::arg::<Instance>(instance, "instance") }?;
         instance
             .registry
             .readiness_event()
@@ -157,7 +157,7 @@ pub unsafe extern "C" fn wgpuShimInstanceCreateUserEvent(
         // SAFETY: the C caller passes a live handle and a valid chain.
         let (instance, mode) = unsafe {
             (
-                boundary::arg::<Instance>(instance, "instance")?.obj().clone(),
+                boundary::arg::<Instance>(instance, "instance")?.arc(),
                 crate::callback::mode(callback_info.mode, callback_info.nextInChain, "WGPUShimUserEventCallbackInfo")?,
             )
         };
@@ -189,7 +189,7 @@ pub unsafe extern "C" fn wgpuShimInstanceCreateUserEvent(
 pub unsafe extern "C" fn wgpuShimInstanceSignalUserEvent(instance: WGPUInstance, event: WGPUFuture) -> WGPUStatus {
     call("wgpuShimInstanceSignalUserEvent", WGPUStatus::Error, || {
         // SAFETY: the C caller passes a live handle.
-        let instance = unsafe { boundary::arg::<Instance>(instance, "instance") }?.obj();
+        let instance = unsafe { boundary::arg::<Instance>(instance, "instance") }?;
         let completer = instance.user_events.lock().remove(&event.id);
         match completer {
             Some(c) => {

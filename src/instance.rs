@@ -33,7 +33,10 @@ const SUPPORTED_FEATURES: [WGPUInstanceFeatureName; 5] = [
 ];
 
 /// A `WGPUInstance`: one wgpu-core `Global` and one futures registry.
+#[repr(C)]
 pub(crate) struct Instance {
+    /// Makes the address of this object its C handle.
+    pub(crate) header: crate::handle::Header,
     pub(crate) global: Arc<Global>,
     pub(crate) registry: Arc<Registry>,
     pub(crate) rules: WaitRules,
@@ -51,6 +54,7 @@ pub(crate) struct Instance {
 impl Object for Instance {
     type Raw = WGPUInstanceImpl;
     const NAME: &'static str = "WGPUInstance";
+    const HEADER_OFFSET: usize = std::mem::offset_of!(Instance, header);
 
     /// Every callback not yet delivered runs now with `CallbackCancelled`.
     fn last_release(this: &Arc<Self>, _handle: *mut WGPUInstanceImpl) {
@@ -146,6 +150,7 @@ pub unsafe extern "C" fn wgpuCreateInstance(descriptor: *const WGPUInstanceDescr
         };
         let global = crate::drivers::pinning(|| Global::new("wgpu-shim", wgt_desc, None));
         let instance = Arc::new(Instance {
+            header: Default::default(),
             global: Arc::new(global),
             registry: Registry::with_readiness(readiness),
             rules: WaitRules { timed, max_count, mixed_sources: mixed },
@@ -228,7 +233,7 @@ pub unsafe extern "C" fn wgpuInstanceRequestAdapter(
         // SAFETY: the C caller passes a live handle and a valid chain.
         let (instance, mode) = unsafe {
             (
-                boundary::arg::<Instance>(instance, "instance")?.obj().clone(),
+                boundary::arg::<Instance>(instance, "instance")?.arc(),
                 crate::callback::mode(callback_info.mode, callback_info.nextInChain, "WGPURequestAdapterCallbackInfo")?,
             )
         };
@@ -276,7 +281,7 @@ pub unsafe extern "C" fn wgpuInstanceWaitAny(
         // SAFETY: the C caller passes a live handle and a valid array.
         let (instance, list) = unsafe {
             (
-                boundary::arg::<Instance>(instance, "instance")?.obj().clone(),
+                boundary::arg::<Instance>(instance, "instance")?.arc(),
                 boundary::slice_arg_mut(futures, future_count, "futures")?,
             )
         };
@@ -297,7 +302,7 @@ pub unsafe extern "C" fn wgpuInstanceWaitAny(
 pub unsafe extern "C" fn wgpuInstanceProcessEvents(instance: WGPUInstance) {
     call("wgpuInstanceProcessEvents", (), || {
         // SAFETY: the C caller passes a live handle.
-        let instance = unsafe { boundary::arg::<Instance>(instance, "instance") }?.obj().clone();
+        let instance = unsafe { boundary::arg::<Instance>(instance, "instance") }?.arc();
         instance.poll_devices();
         instance.registry.process_events();
         Ok(())

@@ -129,10 +129,10 @@ impl Labelled for WGPURenderPipelineDescriptor {
 pub(crate) unsafe fn creation_args<'a, D: Labelled>(
     device: WGPUDevice,
     descriptor: *const D,
-) -> boundary::ApiResult<(&'a Arc<Device>, &'a D, String)> {
+) -> boundary::ApiResult<(Arc<Device>, &'a D, String)> {
     // SAFETY: forwarded from the caller.
     unsafe {
-        let device = boundary::arg::<Device>(device, "device")?.obj();
+        let device = boundary::arg::<Device>(device, "device")?.arc();
         let desc = boundary::ptr_arg(descriptor, "descriptor")?;
         Ok((device, desc, boundary::label_arg(desc.label(), "label")?))
     }

@@ -14,7 +14,10 @@ use crate::device::Device;
 use crate::handle::{Handle, Object};
 
 /// A `WGPUPipelineLayout`.
+#[repr(C)]
 pub(crate) struct PipelineLayout {
+    /// Makes the address of this object its C handle.
+    pub(crate) header: crate::handle::Header,
     pub(crate) device: Arc<Device>,
     pub(crate) id: PipelineLayoutId,
     pub(crate) label: Mutex<String>,
@@ -23,6 +26,7 @@ pub(crate) struct PipelineLayout {
 impl Object for PipelineLayout {
     type Raw = WGPUPipelineLayoutImpl;
     const NAME: &'static str = "WGPUPipelineLayout";
+    const HEADER_OFFSET: usize = std::mem::offset_of!(PipelineLayout, header);
 }
 
 impl Drop for PipelineLayout {
@@ -51,7 +55,6 @@ pub unsafe extern "C" fn wgpuDeviceCreatePipelineLayout(
         // descriptor.
         let (device, desc) =
             unsafe { (boundary::arg::<Device>(device, "device")?, boundary::ptr_arg(descriptor, "descriptor")?) };
-        let device = device.obj();
         // SAFETY: the descriptor's label and array are valid.
         let (label, raw_layouts) = unsafe {
             (
@@ -63,7 +66,7 @@ pub unsafe extern "C" fn wgpuDeviceCreatePipelineLayout(
         for (i, &raw) in raw_layouts.iter().enumerate() {
             // SAFETY: each element is NULL or a live handle (caller).
             let bgl = unsafe { boundary::opt_arg::<BindGroupLayout>(raw, &format!("bindGroupLayouts[{i}]")) }?;
-            layouts.push(bgl.map(|h| h.obj().id));
+            layouts.push(bgl.map(|h| h.id));
         }
         let global = device.global();
         // SAFETY: the chain is valid (caller).
@@ -86,6 +89,11 @@ pub unsafe extern "C" fn wgpuDeviceCreatePipelineLayout(
                 id
             }
         };
-        Ok(Handle::into_raw(Arc::new(PipelineLayout { device: device.clone(), id, label: Mutex::new(label) })))
+        Ok(Handle::into_raw(Arc::new(PipelineLayout {
+            header: Default::default(),
+            device: device.arc(),
+            id,
+            label: Mutex::new(label),
+        })))
     })
 }

@@ -12,7 +12,10 @@ use crate::device::Device;
 use crate::handle::{Handle, Object};
 
 /// A `WGPUQuerySet`.
+#[repr(C)]
 pub(crate) struct QuerySet {
+    /// Makes the address of this object its C handle.
+    pub(crate) header: crate::handle::Header,
     pub(crate) device: Arc<Device>,
     pub(crate) id: QuerySetId,
     pub(crate) label: Mutex<String>,
@@ -25,6 +28,7 @@ pub(crate) struct QuerySet {
 impl Object for QuerySet {
     type Raw = WGPUQuerySetImpl;
     const NAME: &'static str = "WGPUQuerySet";
+    const HEADER_OFFSET: usize = std::mem::offset_of!(QuerySet, header);
 }
 
 impl Drop for QuerySet {
@@ -60,7 +64,7 @@ pub unsafe extern "C" fn wgpuDeviceCreateQuerySet(
     call("wgpuDeviceCreateQuerySet", std::ptr::null_mut(), || {
         // SAFETY: the C caller passes a live handle and a valid descriptor.
         let (device, desc) =
-            unsafe { (boundary::arg::<Device>(device, "device")?.obj(), boundary::ptr_arg(descriptor, "descriptor")?) };
+            unsafe { (boundary::arg::<Device>(device, "device")?, boundary::ptr_arg(descriptor, "descriptor")?) };
         // SAFETY: the descriptor's label and chain are valid (caller).
         let (label, chain) = unsafe {
             (
@@ -92,7 +96,8 @@ pub unsafe extern "C" fn wgpuDeviceCreateQuerySet(
             }
         };
         let set = QuerySet {
-            device: device.clone(),
+            header: Default::default(),
+            device: device.arc(),
             id,
             label: Mutex::new(label),
             ty: desc.r#type,
@@ -112,7 +117,7 @@ pub unsafe extern "C" fn wgpuDeviceCreateQuerySet(
 pub unsafe extern "C" fn wgpuQuerySetDestroy(query_set: WGPUQuerySet) {
     call("wgpuQuerySetDestroy", (), || {
         // SAFETY: the C caller passes a live handle.
-        let set = unsafe { boundary::arg::<QuerySet>(query_set, "querySet") }?.obj();
+        let set = unsafe { boundary::arg::<QuerySet>(query_set, "querySet") }?;
         let mut destroyed = set.destroyed.lock();
         if !*destroyed {
             *destroyed = true;
@@ -131,7 +136,7 @@ pub unsafe extern "C" fn wgpuQuerySetDestroy(query_set: WGPUQuerySet) {
 pub unsafe extern "C" fn wgpuQuerySetGetCount(query_set: WGPUQuerySet) -> u32 {
     call("wgpuQuerySetGetCount", 0, || {
         // SAFETY: the C caller passes a live handle.
-        Ok(unsafe { boundary::arg::<QuerySet>(query_set, "querySet") }?.obj().count)
+        Ok(unsafe { boundary::arg::<QuerySet>(query_set, "querySet") }?.count)
     })
 }
 
@@ -143,6 +148,6 @@ pub unsafe extern "C" fn wgpuQuerySetGetCount(query_set: WGPUQuerySet) -> u32 {
 pub unsafe extern "C" fn wgpuQuerySetGetType(query_set: WGPUQuerySet) -> WGPUQueryType {
     call("wgpuQuerySetGetType", WGPUQueryType(0), || {
         // SAFETY: the C caller passes a live handle.
-        Ok(unsafe { boundary::arg::<QuerySet>(query_set, "querySet") }?.obj().ty)
+        Ok(unsafe { boundary::arg::<QuerySet>(query_set, "querySet") }?.ty)
     })
 }

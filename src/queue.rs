@@ -14,24 +14,24 @@ use crate::futures::{Outcome, Source};
 use crate::handle::Object;
 
 /// A `WGPUQueue`. The wgpu-core queue belongs to the device.
+#[repr(C)]
 pub(crate) struct Queue {
+    /// Makes the address of this object its C handle.
+    pub(crate) header: crate::handle::Header,
     pub(crate) device: Arc<Device>,
     pub(crate) label: Mutex<String>,
 }
 
 impl Queue {
     pub(crate) fn new(device: Arc<Device>) -> Queue {
-        Queue { device, label: Mutex::new(String::new()) }
+        Queue { header: Default::default(), device, label: Mutex::new(String::new()) }
     }
 }
 
 impl Object for Queue {
     type Raw = WGPUQueueImpl;
     const NAME: &'static str = "WGPUQueue";
-
-    fn last_release(this: &Arc<Self>, handle: *mut WGPUQueueImpl) {
-        this.device.forget_queue_handle(handle);
-    }
+    const HEADER_OFFSET: usize = std::mem::offset_of!(Queue, header);
 }
 
 refcounted!(Queue, WGPUQueue, wgpuQueueAddRef, wgpuQueueRelease);
@@ -48,7 +48,7 @@ pub unsafe extern "C" fn wgpuQueueSubmit(queue: WGPUQueue, command_count: usize,
     call("wgpuQueueSubmit", (), || {
         // SAFETY: the C caller passes a live handle and a valid array.
         let (queue, list) = unsafe {
-            (boundary::arg::<Queue>(queue, "queue")?.obj(), boundary::slice_arg(commands, command_count, "commands")?)
+            (boundary::arg::<Queue>(queue, "queue")?, boundary::slice_arg(commands, command_count, "commands")?)
         };
         let device = &queue.device;
         let mut ids = Vec::with_capacity(list.len());
@@ -56,7 +56,7 @@ pub unsafe extern "C" fn wgpuQueueSubmit(queue: WGPUQueue, command_count: usize,
         for (i, &raw) in list.iter().enumerate() {
             // SAFETY: each element is a live command buffer (caller).
             let cb = unsafe { boundary::arg::<CommandBuffer>(raw, "commands[i]") }?;
-            match cb.obj().take_id() {
+            match cb.take_id() {
                 Some(id) => ids.push(id),
                 None => {
                     problem.get_or_insert(format!("Submit: commands[{i}] was already submitted or is invalid"));
@@ -103,8 +103,8 @@ pub unsafe extern "C" fn wgpuQueueWriteBuffer(
         // SAFETY: the C caller passes live handles and `size` readable bytes.
         let (queue, buffer, bytes) = unsafe {
             (
-                boundary::arg::<Queue>(queue, "queue")?.obj(),
-                boundary::arg::<Buffer>(buffer, "buffer")?.obj(),
+                boundary::arg::<Queue>(queue, "queue")?,
+                boundary::arg::<Buffer>(buffer, "buffer")?,
                 boundary::slice_arg(data.cast::<u8>(), size, "data")?,
             )
         };
@@ -140,7 +140,7 @@ pub unsafe extern "C" fn wgpuQueueWriteTexture(
         // `data_size` readable bytes.
         let (queue, dst, bytes, layout, size) = unsafe {
             (
-                boundary::arg::<Queue>(queue, "queue")?.obj(),
+                boundary::arg::<Queue>(queue, "queue")?,
                 crate::texel_copy::texture_info(boundary::ptr_arg(destination, "destination")?, "destination")?,
                 boundary::slice_arg(data.cast::<u8>(), data_size, "data")?,
                 crate::texel_copy::buffer_layout(boundary::ptr_arg(data_layout, "dataLayout")?),
@@ -176,7 +176,7 @@ pub unsafe extern "C" fn wgpuQueueOnSubmittedWorkDone(
         // SAFETY: the C caller passes a live handle and a valid chain.
         let (queue, mode) = unsafe {
             (
-                boundary::arg::<Queue>(queue, "queue")?.obj(),
+                boundary::arg::<Queue>(queue, "queue")?,
                 crate::callback::mode(callback_info.mode, callback_info.nextInChain, "WGPUQueueWorkDoneCallbackInfo")?,
             )
         };

@@ -12,7 +12,10 @@ use crate::device::Device;
 use crate::handle::Object;
 
 /// A `WGPURenderBundle`.
+#[repr(C)]
 pub(crate) struct RenderBundle {
+    /// Makes the address of this object its C handle.
+    pub(crate) header: crate::handle::Header,
     pub(crate) device: Arc<Device>,
     pub(crate) id: RenderBundleId,
     pub(crate) label: Mutex<String>,
@@ -21,6 +24,7 @@ pub(crate) struct RenderBundle {
 impl Object for RenderBundle {
     type Raw = WGPURenderBundleImpl;
     const NAME: &'static str = "WGPURenderBundle";
+    const HEADER_OFFSET: usize = std::mem::offset_of!(RenderBundle, header);
 }
 
 impl Drop for RenderBundle {

@@ -25,7 +25,10 @@ use crate::render_bundle::RenderBundle;
 use crate::render_pipeline::RenderPipeline;
 
 /// A `WGPURenderBundleEncoder`.
+#[repr(C)]
 pub(crate) struct RenderBundleEncoder {
+    /// Makes the address of this object its C handle.
+    pub(crate) header: crate::handle::Header,
     device: Arc<Device>,
     encoder: Mutex<Box<CoreEncoder>>,
     pub(crate) label: Mutex<String>,
@@ -39,6 +42,7 @@ pub(crate) struct RenderBundleEncoder {
 impl Object for RenderBundleEncoder {
     type Raw = WGPURenderBundleEncoderImpl;
     const NAME: &'static str = "WGPURenderBundleEncoder";
+    const HEADER_OFFSET: usize = std::mem::offset_of!(RenderBundleEncoder, header);
 }
 
 refcounted!(
@@ -139,7 +143,7 @@ pub unsafe extern "C" fn wgpuDeviceCreateRenderBundleEncoder(
         // SAFETY: the C caller passes a live handle and NULL or a valid
         // descriptor.
         let (device, desc) =
-            unsafe { (boundary::arg::<Device>(device, "device")?.obj(), boundary::ptr_arg(descriptor, "descriptor")?) };
+            unsafe { (boundary::arg::<Device>(device, "device")?, boundary::ptr_arg(descriptor, "descriptor")?) };
         // SAFETY: the label view is valid (caller).
         let label = unsafe { boundary::label_arg(desc.label, "label") }?;
         // SAFETY: the descriptor's contents are valid (caller).
@@ -163,7 +167,8 @@ pub unsafe extern "C" fn wgpuDeviceCreateRenderBundleEncoder(
             "wgpuRenderBundleEncoderFinish: the render bundle encoder is invalid (its creation failed)".to_string()
         });
         let encoder = RenderBundleEncoder {
-            device: device.clone(),
+            header: Default::default(),
+            device: device.arc(),
             encoder: Mutex::new(encoder),
             label: Mutex::new(label),
             invalid,
@@ -189,10 +194,7 @@ pub unsafe extern "C" fn wgpuRenderBundleEncoderFinish(
         // SAFETY: the C caller passes a live handle and NULL or a valid
         // descriptor.
         let (encoder, desc) = unsafe {
-            (
-                boundary::arg::<RenderBundleEncoder>(render_bundle_encoder, "renderBundleEncoder")?.obj(),
-                descriptor.as_ref(),
-            )
+            (boundary::arg::<RenderBundleEncoder>(render_bundle_encoder, "renderBundleEncoder")?, descriptor.as_ref())
         };
         let (label, chain) = match desc {
             // SAFETY: the descriptor's label and chain are valid (caller).
@@ -225,7 +227,7 @@ pub unsafe extern "C" fn wgpuRenderBundleEncoderFinish(
             (None, Some(e)) => device.report(e),
             (None, None) => {}
         }
-        let bundle = RenderBundle { device: device.clone(), id, label: Mutex::new(label) };
+        let bundle = RenderBundle { header: Default::default(), device: device.clone(), id, label: Mutex::new(label) };
         Ok(Handle::into_raw(Arc::new(bundle)))
     })
 }
@@ -234,9 +236,9 @@ pub unsafe extern "C" fn wgpuRenderBundleEncoderFinish(
 ///
 /// # Safety
 /// `raw` is NULL or a live handle.
-unsafe fn enc<'a>(raw: WGPURenderBundleEncoder) -> boundary::ApiResult<&'a Arc<RenderBundleEncoder>> {
+unsafe fn enc<'a>(raw: WGPURenderBundleEncoder) -> boundary::ApiResult<&'a Handle<RenderBundleEncoder>> {
     // SAFETY: forwarded from the caller.
-    Ok(unsafe { boundary::arg::<RenderBundleEncoder>(raw, "renderBundleEncoder") }?.obj())
+    unsafe { boundary::arg::<RenderBundleEncoder>(raw, "renderBundleEncoder") }
 }
 
 /// Sets the pipeline for the following draws.
@@ -251,7 +253,7 @@ pub unsafe extern "C" fn wgpuRenderBundleEncoderSetPipeline(
     call("wgpuRenderBundleEncoderSetPipeline", (), || {
         // SAFETY: the C caller passes live handles.
         let (enc, pipeline) =
-            unsafe { (enc(render_bundle_encoder)?, boundary::arg::<RenderPipeline>(pipeline, "pipeline")?.obj()) };
+            unsafe { (enc(render_bundle_encoder)?, boundary::arg::<RenderPipeline>(pipeline, "pipeline")?) };
         enc.record(|g, e| g.render_bundle_encoder_set_pipeline(e, pipeline.id));
         Ok(())
     })
@@ -280,7 +282,7 @@ pub unsafe extern "C" fn wgpuRenderBundleEncoderSetBindGroup(
                 boundary::slice_arg(dynamic_offsets, dynamic_offset_count, "dynamicOffsets")?,
             )
         };
-        let group = group.map(|g| g.obj().id);
+        let group = group.map(|g| g.id);
         enc.record(|g, e| g.render_bundle_encoder_set_bind_group(e, group_index, group, offsets));
         Ok(())
     })
@@ -302,7 +304,7 @@ pub unsafe extern "C" fn wgpuRenderBundleEncoderSetVertexBuffer(
     call("wgpuRenderBundleEncoderSetVertexBuffer", (), || {
         // SAFETY: the C caller passes live handles (buffer may be NULL).
         let (enc, buffer) = unsafe { (enc(render_bundle_encoder)?, boundary::opt_arg::<Buffer>(buffer, "buffer")?) };
-        let buffer = buffer.map(|b| b.obj().id);
+        let buffer = buffer.map(|b| b.id);
         let size = crate::conv::whole_size(size).and_then(std::num::NonZeroU64::new);
         enc.record(|g, e| g.render_bundle_encoder_set_vertex_buffer(e, slot, buffer, offset, size));
         Ok(())
@@ -324,7 +326,7 @@ pub unsafe extern "C" fn wgpuRenderBundleEncoderSetIndexBuffer(
 ) {
     call("wgpuRenderBundleEncoderSetIndexBuffer", (), || {
         // SAFETY: the C caller passes live handles.
-        let (enc, buffer) = unsafe { (enc(render_bundle_encoder)?, boundary::arg::<Buffer>(buffer, "buffer")?.obj()) };
+        let (enc, buffer) = unsafe { (enc(render_bundle_encoder)?, boundary::arg::<Buffer>(buffer, "buffer")?) };
         let format = match crate::conv::render::index_format(format) {
             Ok(Some(f)) => f,
             Ok(None) => {
@@ -435,7 +437,7 @@ pub unsafe extern "C" fn wgpuRenderBundleEncoderDrawIndirect(
     call("wgpuRenderBundleEncoderDrawIndirect", (), || {
         // SAFETY: the C caller passes live handles.
         let (enc, buffer) =
-            unsafe { (enc(render_bundle_encoder)?, boundary::arg::<Buffer>(indirect_buffer, "indirectBuffer")?.obj()) };
+            unsafe { (enc(render_bundle_encoder)?, boundary::arg::<Buffer>(indirect_buffer, "indirectBuffer")?) };
         enc.record(|g, e| g.render_bundle_encoder_draw_indirect(e, buffer.id, indirect_offset));
         Ok(())
     })
@@ -454,7 +456,7 @@ pub unsafe extern "C" fn wgpuRenderBundleEncoderDrawIndexedIndirect(
     call("wgpuRenderBundleEncoderDrawIndexedIndirect", (), || {
         // SAFETY: the C caller passes live handles.
         let (enc, buffer) =
-            unsafe { (enc(render_bundle_encoder)?, boundary::arg::<Buffer>(indirect_buffer, "indirectBuffer")?.obj()) };
+            unsafe { (enc(render_bundle_encoder)?, boundary::arg::<Buffer>(indirect_buffer, "indirectBuffer")?) };
         enc.record(|g, e| g.render_bundle_encoder_draw_indexed_indirect(e, buffer.id, indirect_offset));
         Ok(())
     })

@@ -26,7 +26,10 @@ use crate::device::Device;
 use crate::handle::{Handle, Object};
 
 /// A `WGPURenderPassEncoder`.
+#[repr(C)]
 pub(crate) struct RenderPassEncoder {
+    /// Makes the address of this object its C handle.
+    pub(crate) header: crate::handle::Header,
     pub(crate) device: Arc<Device>,
     encoder: Arc<CommandEncoder>,
     pass: Mutex<RenderPass>,
@@ -36,6 +39,7 @@ pub(crate) struct RenderPassEncoder {
 impl Object for RenderPassEncoder {
     type Raw = WGPURenderPassEncoderImpl;
     const NAME: &'static str = "WGPURenderPassEncoder";
+    const HEADER_OFFSET: usize = std::mem::offset_of!(RenderPassEncoder, header);
 }
 
 refcounted!(RenderPassEncoder, WGPURenderPassEncoder, wgpuRenderPassEncoderAddRef, wgpuRenderPassEncoderRelease);
@@ -77,7 +81,7 @@ fn attachment_view(raw: WGPUTextureView, what: &str) -> Result<TextureViewId, St
     // SAFETY: the C caller passes live texture view handles (a wrong type is
     // reported, not trusted).
     unsafe { crate::handle::Handle::<crate::texture_view::TextureView>::get(raw) }
-        .map(|h| h.obj().id)
+        .map(|h| h.id)
         .map_err(|why| format!("{what}: {why}"))
 }
 
@@ -239,7 +243,7 @@ pub unsafe extern "C" fn wgpuCommandEncoderBeginRenderPass(
         // descriptor.
         let (encoder, desc) = unsafe {
             (
-                boundary::arg::<CommandEncoder>(command_encoder, "commandEncoder")?.obj(),
+                boundary::arg::<CommandEncoder>(command_encoder, "commandEncoder")?,
                 boundary::ptr_arg(descriptor, "descriptor")?,
             )
         };
@@ -268,8 +272,9 @@ pub unsafe extern "C" fn wgpuCommandEncoderBeginRenderPass(
             device.report(e);
         }
         let pass = RenderPassEncoder {
+            header: Default::default(),
             device: device.clone(),
-            encoder: encoder.clone(),
+            encoder: encoder.arc(),
             pass: Mutex::new(pass),
             label: Mutex::new(label),
         };
@@ -289,7 +294,7 @@ pub unsafe extern "C" fn wgpuCommandEncoderBeginRenderPass(
 pub unsafe extern "C" fn wgpuRenderPassEncoderEnd(render_pass_encoder: WGPURenderPassEncoder) {
     call("wgpuRenderPassEncoderEnd", (), || {
         // SAFETY: the C caller passes a live handle.
-        let pass = unsafe { boundary::arg::<RenderPassEncoder>(render_pass_encoder, "renderPassEncoder") }?.obj();
+        let pass = unsafe { boundary::arg::<RenderPassEncoder>(render_pass_encoder, "renderPassEncoder") }?;
         pass.record(|g, p| g.render_pass_end(p));
         Ok(())
     })

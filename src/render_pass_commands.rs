@@ -15,9 +15,9 @@ use crate::render_pipeline::RenderPipeline;
 ///
 /// # Safety
 /// `raw` is NULL or a live handle.
-unsafe fn pass<'a>(raw: WGPURenderPassEncoder) -> boundary::ApiResult<&'a std::sync::Arc<RenderPassEncoder>> {
+unsafe fn pass<'a>(raw: WGPURenderPassEncoder) -> boundary::ApiResult<&'a crate::handle::Handle<RenderPassEncoder>> {
     // SAFETY: forwarded from the caller.
-    Ok(unsafe { boundary::arg::<RenderPassEncoder>(raw, "renderPassEncoder") }?.obj())
+    unsafe { boundary::arg::<RenderPassEncoder>(raw, "renderPassEncoder") }
 }
 
 /// Sets the pipeline for the following draws.
@@ -32,7 +32,7 @@ pub unsafe extern "C" fn wgpuRenderPassEncoderSetPipeline(
     call("wgpuRenderPassEncoderSetPipeline", (), || {
         // SAFETY: the C caller passes live handles.
         let (pass, pipeline) =
-            unsafe { (pass(render_pass_encoder)?, boundary::arg::<RenderPipeline>(pipeline, "pipeline")?.obj()) };
+            unsafe { (pass(render_pass_encoder)?, boundary::arg::<RenderPipeline>(pipeline, "pipeline")?) };
         pass.record(|g, p| g.render_pass_set_pipeline(p, pipeline.id));
         Ok(())
     })
@@ -61,7 +61,7 @@ pub unsafe extern "C" fn wgpuRenderPassEncoderSetBindGroup(
                 boundary::slice_arg(dynamic_offsets, dynamic_offset_count, "dynamicOffsets")?,
             )
         };
-        let group = group.map(|g| g.obj().id);
+        let group = group.map(|g| g.id);
         pass.record(|g, p| g.render_pass_set_bind_group(p, group_index, group, offsets));
         Ok(())
     })
@@ -83,7 +83,7 @@ pub unsafe extern "C" fn wgpuRenderPassEncoderSetVertexBuffer(
     call("wgpuRenderPassEncoderSetVertexBuffer", (), || {
         // SAFETY: the C caller passes live handles (buffer may be NULL).
         let (pass, buffer) = unsafe { (pass(render_pass_encoder)?, boundary::opt_arg::<Buffer>(buffer, "buffer")?) };
-        let buffer = buffer.map(|b| b.obj().id);
+        let buffer = buffer.map(|b| b.id);
         let size = crate::conv::whole_size(size).and_then(std::num::NonZeroU64::new);
         pass.record(|g, p| g.render_pass_set_vertex_buffer(p, slot, buffer, offset, size));
         Ok(())
@@ -105,7 +105,7 @@ pub unsafe extern "C" fn wgpuRenderPassEncoderSetIndexBuffer(
 ) {
     call("wgpuRenderPassEncoderSetIndexBuffer", (), || {
         // SAFETY: the C caller passes live handles.
-        let (pass, buffer) = unsafe { (pass(render_pass_encoder)?, boundary::arg::<Buffer>(buffer, "buffer")?.obj()) };
+        let (pass, buffer) = unsafe { (pass(render_pass_encoder)?, boundary::arg::<Buffer>(buffer, "buffer")?) };
         let format = match crate::conv::render::index_format(format) {
             Ok(Some(f)) => f,
             Ok(None) => {
@@ -179,7 +179,7 @@ pub unsafe extern "C" fn wgpuRenderPassEncoderDrawIndirect(
     call("wgpuRenderPassEncoderDrawIndirect", (), || {
         // SAFETY: the C caller passes live handles.
         let (pass, buffer) =
-            unsafe { (pass(render_pass_encoder)?, boundary::arg::<Buffer>(indirect_buffer, "indirectBuffer")?.obj()) };
+            unsafe { (pass(render_pass_encoder)?, boundary::arg::<Buffer>(indirect_buffer, "indirectBuffer")?) };
         pass.record(|g, p| g.render_pass_draw_indirect(p, buffer.id, indirect_offset));
         Ok(())
     })
@@ -198,7 +198,7 @@ pub unsafe extern "C" fn wgpuRenderPassEncoderDrawIndexedIndirect(
     call("wgpuRenderPassEncoderDrawIndexedIndirect", (), || {
         // SAFETY: the C caller passes live handles.
         let (pass, buffer) =
-            unsafe { (pass(render_pass_encoder)?, boundary::arg::<Buffer>(indirect_buffer, "indirectBuffer")?.obj()) };
+            unsafe { (pass(render_pass_encoder)?, boundary::arg::<Buffer>(indirect_buffer, "indirectBuffer")?) };
         pass.record(|g, p| g.render_pass_draw_indexed_indirect(p, buffer.id, indirect_offset));
         Ok(())
     })
@@ -363,7 +363,7 @@ pub unsafe extern "C" fn wgpuRenderPassEncoderExecuteBundles(
         let mut ids = Vec::with_capacity(raw.len());
         for (i, b) in raw.iter().enumerate() {
             // SAFETY: the entries are live handles (caller); NULL is rejected.
-            ids.push(unsafe { boundary::arg::<RenderBundle>(*b, &format!("bundles[{i}]")) }?.obj().id);
+            ids.push(unsafe { boundary::arg::<RenderBundle>(*b, &format!("bundles[{i}]")) }?.id);
         }
         pass.record(|g, p| g.render_pass_execute_bundles(p, &ids));
         Ok(())

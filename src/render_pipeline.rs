@@ -26,7 +26,10 @@ use crate::pipeline_layout::PipelineLayout;
 use crate::shader_module::ShaderModule;
 
 /// A `WGPURenderPipeline`.
+#[repr(C)]
 pub(crate) struct RenderPipeline {
+    /// Makes the address of this object its C handle.
+    pub(crate) header: crate::handle::Header,
     pub(crate) device: Arc<Device>,
     pub(crate) id: RenderPipelineId,
     pub(crate) label: Mutex<String>,
@@ -35,6 +38,7 @@ pub(crate) struct RenderPipeline {
 impl Object for RenderPipeline {
     type Raw = WGPURenderPipelineImpl;
     const NAME: &'static str = "WGPURenderPipeline";
+    const HEADER_OFFSET: usize = std::mem::offset_of!(RenderPipeline, header);
 }
 
 impl Drop for RenderPipeline {
@@ -87,7 +91,7 @@ unsafe fn stage(
         Err(why) => return Ok(Err(format!("{name}.constants: {why}"))),
     };
     Ok(Ok(ProgrammableStageDescriptor {
-        module: module.obj().id,
+        module: module.id,
         entry_point: entry_point.map(|s| Cow::Owned(s.into_owned())),
         constants,
         zero_initialize_workgroup_memory: true,
@@ -235,7 +239,7 @@ unsafe fn read_descriptor<'a>(desc: &WGPURenderPipelineDescriptor, label: &'a st
     };
     Ok(Ok(RenderPipelineDescriptor {
         label: crate::conv::label(label),
-        layout: layout.map(|l| l.obj().id),
+        layout: layout.map(|l| l.id),
         vertex: VertexState { stage: vertex_stage, buffers: Cow::Owned(buffers) },
         primitive,
         depth_stencil,
@@ -256,7 +260,10 @@ fn create(device: &Arc<Device>, label: String, desc: Read<'_>) -> (Arc<RenderPip
         }
         Err(why) => (crate::conv::invalid::render_pipeline(global, device.id, &label), Some(Failure::Ours(why))),
     };
-    (Arc::new(RenderPipeline { device: device.clone(), id, label: Mutex::new(label) }), failure)
+    (
+        Arc::new(RenderPipeline { header: Default::default(), device: device.clone(), id, label: Mutex::new(label) }),
+        failure,
+    )
 }
 
 /// Creates a render pipeline. `layout` NULL derives the layout from the
@@ -280,9 +287,9 @@ pub unsafe extern "C" fn wgpuDeviceCreateRenderPipeline(
         let (device, desc, label) = unsafe { crate::pipeline_common::creation_args(device, descriptor) }?;
         // SAFETY: the descriptor's contents are valid (caller).
         let read = unsafe { read_descriptor(desc, &label) }?;
-        let (pipeline, failure) = create(device, label.clone(), read);
+        let (pipeline, failure) = create(&device, label.clone(), read);
         if let Some(failure) = failure {
-            failure.report(device, "wgpuDeviceCreateRenderPipeline");
+            failure.report(&device, "wgpuDeviceCreateRenderPipeline");
         }
         Ok(Handle::into_raw(pipeline))
     })
@@ -315,9 +322,9 @@ pub unsafe extern "C" fn wgpuDeviceCreateRenderPipelineAsync(
         };
         // SAFETY: the descriptor's contents are valid (caller).
         let read = unsafe { read_descriptor(desc, &label) }?;
-        let (pipeline, failure) = create(device, label.clone(), read);
+        let (pipeline, failure) = create(&device, label.clone(), read);
         let userdata = UserData(callback_info.userdata1, callback_info.userdata2);
-        Ok(crate::pipeline_common::complete_async(device, mode, callback_info.callback, userdata, pipeline, failure))
+        Ok(crate::pipeline_common::complete_async(&device, mode, callback_info.callback, userdata, pipeline, failure))
     })
 }
 
@@ -334,7 +341,7 @@ pub unsafe extern "C" fn wgpuRenderPipelineGetBindGroupLayout(
 ) -> WGPUBindGroupLayout {
     call("wgpuRenderPipelineGetBindGroupLayout", std::ptr::null_mut(), || {
         // SAFETY: the C caller passes a live handle.
-        let pipeline = unsafe { boundary::arg::<RenderPipeline>(render_pipeline, "renderPipeline") }?.obj();
+        let pipeline = unsafe { boundary::arg::<RenderPipeline>(render_pipeline, "renderPipeline") }?;
         let device = &pipeline.device;
         let made = device.global().render_pipeline_get_bind_group_layout(pipeline.id, group_index, None);
         Ok(crate::pipeline_common::bind_group_layout(device, made))

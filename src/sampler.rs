@@ -12,7 +12,10 @@ use crate::device::Device;
 use crate::handle::{Handle, Object};
 
 /// A `WGPUSampler`.
+#[repr(C)]
 pub(crate) struct Sampler {
+    /// Makes the address of this object its C handle.
+    pub(crate) header: crate::handle::Header,
     pub(crate) device: Arc<Device>,
     pub(crate) id: SamplerId,
     pub(crate) label: Mutex<String>,
@@ -21,6 +24,7 @@ pub(crate) struct Sampler {
 impl Object for Sampler {
     type Raw = WGPUSamplerImpl;
     const NAME: &'static str = "WGPUSampler";
+    const HEADER_OFFSET: usize = std::mem::offset_of!(Sampler, header);
 }
 
 impl Drop for Sampler {
@@ -135,7 +139,7 @@ pub unsafe extern "C" fn wgpuDeviceCreateSampler(
     call("wgpuDeviceCreateSampler", std::ptr::null_mut(), || {
         // SAFETY: the C caller passes a live handle and NULL or a valid
         // descriptor.
-        let (device, desc) = unsafe { (boundary::arg::<Device>(device, "device")?.obj(), descriptor.as_ref()) };
+        let (device, desc) = unsafe { (boundary::arg::<Device>(device, "device")?, descriptor.as_ref()) };
         let label = match desc {
             // SAFETY: the label is a valid string view (caller).
             Some(desc) => unsafe { boundary::label_arg(desc.label, "label") }?,
@@ -163,6 +167,11 @@ pub unsafe extern "C" fn wgpuDeviceCreateSampler(
                 id
             }
         };
-        Ok(Handle::into_raw(Arc::new(Sampler { device: device.clone(), id, label: Mutex::new(label) })))
+        Ok(Handle::into_raw(Arc::new(Sampler {
+            header: Default::default(),
+            device: device.arc(),
+            id,
+            label: Mutex::new(label),
+        })))
     })
 }

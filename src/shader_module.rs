@@ -20,7 +20,10 @@ use crate::futures::{Outcome, Source};
 use crate::handle::{Handle, Object};
 
 /// A `WGPUShaderModule`.
+#[repr(C)]
 pub(crate) struct ShaderModule {
+    /// Makes the address of this object its C handle.
+    pub(crate) header: crate::handle::Header,
     pub(crate) device: Arc<Device>,
     pub(crate) id: ShaderModuleId,
     pub(crate) label: Mutex<String>,
@@ -31,6 +34,7 @@ pub(crate) struct ShaderModule {
 impl Object for ShaderModule {
     type Raw = WGPUShaderModuleImpl;
     const NAME: &'static str = "WGPUShaderModule";
+    const HEADER_OFFSET: usize = std::mem::offset_of!(ShaderModule, header);
 }
 
 impl Drop for ShaderModule {
@@ -110,7 +114,7 @@ impl ShaderModule {
                 Arc::new([message])
             }
         };
-        ShaderModule { device: device.clone(), id, label: Mutex::new(label), messages }
+        ShaderModule { header: Default::default(), device: device.clone(), id, label: Mutex::new(label), messages }
     }
 
     /// An invalid module, for a descriptor this library rejected; the
@@ -118,7 +122,13 @@ impl ShaderModule {
     fn invalid(device: &Arc<Device>, label: String, why: String) -> ShaderModule {
         let id = crate::conv::invalid::shader_module(device.global(), device.id, &label);
         device.report_validation(format!("wgpuDeviceCreateShaderModule: {why}"));
-        ShaderModule { device: device.clone(), id, label: Mutex::new(label), messages: Arc::new([Message::error(why)]) }
+        ShaderModule {
+            header: Default::default(),
+            device: device.clone(),
+            id,
+            label: Mutex::new(label),
+            messages: Arc::new([Message::error(why)]),
+        }
     }
 }
 
@@ -141,13 +151,12 @@ pub unsafe extern "C" fn wgpuDeviceCreateShaderModule(
         // descriptor.
         let (device, desc) =
             unsafe { (boundary::arg::<Device>(device, "device")?, boundary::ptr_arg(descriptor, "descriptor")?) };
-        let device = device.obj();
         // SAFETY: the descriptor's label, chain and source are valid.
         let (label, source) =
             unsafe { (boundary::label_arg(desc.label, "label")?, read_source(desc, device.instance.spirv)?) };
         let module = match source {
-            Ok(source) => ShaderModule::create(device, label, source),
-            Err(why) => ShaderModule::invalid(device, label, why),
+            Ok(source) => ShaderModule::create(&device.arc(), label, source),
+            Err(why) => ShaderModule::invalid(&device.arc(), label, why),
         };
         Ok(Handle::into_raw(Arc::new(module)))
     })
@@ -204,7 +213,7 @@ pub unsafe extern "C" fn wgpuShaderModuleGetCompilationInfo(
 ) -> WGPUFuture {
     call("wgpuShaderModuleGetCompilationInfo", WGPUFuture { id: 0 }, || {
         // SAFETY: the C caller passes a live handle.
-        let module = unsafe { boundary::arg::<ShaderModule>(shader_module, "shaderModule") }?.obj();
+        let module = unsafe { boundary::arg::<ShaderModule>(shader_module, "shaderModule") }?;
         // SAFETY: the callback info's chain is valid (caller).
         let mode = unsafe {
             crate::callback::mode(callback_info.mode, callback_info.nextInChain, "WGPUCompilationInfoCallbackInfo")

@@ -44,7 +44,7 @@ pub(crate) unsafe fn texture_info(
     param: &str,
 ) -> ApiResult<Result<wgt::TexelCopyTextureInfo<TextureId>, String>> {
     // SAFETY: NULL or a live handle (caller).
-    let texture = unsafe { boundary::arg::<Texture>(info.texture, &format!("{param}.texture")) }?.obj();
+    let texture = unsafe { boundary::arg::<Texture>(info.texture, &format!("{param}.texture")) }?;
     Ok(crate::texture::aspect(info.aspect).map(|aspect| wgt::TexelCopyTextureInfo {
         texture: texture.id,
         mip_level: info.mipLevel,
@@ -59,7 +59,7 @@ pub(crate) unsafe fn texture_info(
 /// `info.buffer` is NULL or a live handle.
 unsafe fn buffer_info(info: &WGPUTexelCopyBufferInfo, param: &str) -> ApiResult<wgt::TexelCopyBufferInfo<BufferId>> {
     // SAFETY: NULL or a live handle (caller).
-    let buffer = unsafe { boundary::arg::<Buffer>(info.buffer, &format!("{param}.buffer")) }?.obj();
+    let buffer = unsafe { boundary::arg::<Buffer>(info.buffer, &format!("{param}.buffer")) }?;
     Ok(wgt::TexelCopyBufferInfo { buffer: buffer.id, layout: buffer_layout(&info.layout) })
 }
 
@@ -79,7 +79,7 @@ pub unsafe extern "C" fn wgpuCommandEncoderCopyBufferToTexture(
         // SAFETY: the C caller passes a live handle and NULL or valid structs.
         let (encoder, src, dst, size) = unsafe {
             (
-                boundary::arg::<CommandEncoder>(command_encoder, "commandEncoder")?.obj(),
+                boundary::arg::<CommandEncoder>(command_encoder, "commandEncoder")?,
                 buffer_info(boundary::ptr_arg(source, "source")?, "source")?,
                 texture_info(boundary::ptr_arg(destination, "destination")?, "destination")?,
                 extent(boundary::ptr_arg(copy_size, "copySize")?),
@@ -110,7 +110,7 @@ pub unsafe extern "C" fn wgpuCommandEncoderCopyTextureToBuffer(
         // SAFETY: the C caller passes a live handle and NULL or valid structs.
         let (encoder, src, dst, size) = unsafe {
             (
-                boundary::arg::<CommandEncoder>(command_encoder, "commandEncoder")?.obj(),
+                boundary::arg::<CommandEncoder>(command_encoder, "commandEncoder")?,
                 texture_info(boundary::ptr_arg(source, "source")?, "source")?,
                 buffer_info(boundary::ptr_arg(destination, "destination")?, "destination")?,
                 extent(boundary::ptr_arg(copy_size, "copySize")?),
@@ -141,7 +141,7 @@ pub unsafe extern "C" fn wgpuCommandEncoderCopyTextureToTexture(
         // SAFETY: the C caller passes a live handle and NULL or valid structs.
         let (encoder, src, dst, size) = unsafe {
             (
-                boundary::arg::<CommandEncoder>(command_encoder, "commandEncoder")?.obj(),
+                boundary::arg::<CommandEncoder>(command_encoder, "commandEncoder")?,
                 texture_info(boundary::ptr_arg(source, "source")?, "source")?,
                 texture_info(boundary::ptr_arg(destination, "destination")?, "destination")?,
                 extent(boundary::ptr_arg(copy_size, "copySize")?),

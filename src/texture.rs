@@ -6,6 +6,7 @@
 //! the application asked for, even for an invalid texture.
 
 use std::borrow::Cow;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use parking_lot::Mutex;
@@ -17,10 +18,12 @@ use crate::boundary::{self, call, refcounted, set_label};
 use crate::device::Device;
 use crate::handle::{Handle, Object};
 use crate::texture_view::TextureView;
-use crate::tracking::Slot;
 
 /// A `WGPUTexture`.
+#[repr(C)]
 pub(crate) struct Texture {
+    /// Makes the address of this object its C handle.
+    pub(crate) header: crate::handle::Header,
     pub(crate) device: Arc<Device>,
     pub(crate) id: TextureId,
     pub(crate) label: Mutex<String>,
@@ -31,20 +34,18 @@ pub(crate) struct Texture {
     dimension: WGPUTextureDimension,
     format: WGPUTextureFormat,
     usage: WGPUTextureUsage,
-    /// Set by the first `Destroy` (explicit or by the device).
-    destroyed: Mutex<bool>,
-    /// Its place among the device's live textures.
-    tracked: Slot,
+    /// Set by the first `Destroy`.
+    destroyed: AtomicBool,
 }
 
 impl Object for Texture {
     type Raw = WGPUTextureImpl;
     const NAME: &'static str = "WGPUTexture";
+    const HEADER_OFFSET: usize = std::mem::offset_of!(Texture, header);
 }
 
 impl Drop for Texture {
     fn drop(&mut self) {
-        self.device.textures.remove(&self.tracked);
         self.device.global().texture_drop(self.id);
     }
 }
@@ -55,10 +56,7 @@ set_label!(Texture, WGPUTexture, wgpuTextureSetLabel);
 impl Texture {
     /// `wgpuTextureDestroy`: frees the GPU memory. Repeating it does nothing.
     pub(crate) fn destroy(&self) {
-        let mut destroyed = self.destroyed.lock();
-        if !*destroyed {
-            *destroyed = true;
-            drop(destroyed);
+        if !self.destroyed.swap(true, Ordering::AcqRel) {
             self.device.global().texture_destroy(self.id);
         }
     }
@@ -174,7 +172,7 @@ pub unsafe extern "C" fn wgpuDeviceCreateTexture(
     call("wgpuDeviceCreateTexture", std::ptr::null_mut(), || {
         // SAFETY: the C caller passes a live handle and a valid descriptor.
         let (device, desc) =
-            unsafe { (boundary::arg::<Device>(device, "device")?.obj(), boundary::ptr_arg(descriptor, "descriptor")?) };
+            unsafe { (boundary::arg::<Device>(device, "device")?, boundary::ptr_arg(descriptor, "descriptor")?) };
         // SAFETY: the descriptor's label, chain and array are valid (caller).
         let (label, converted) = unsafe {
             let label = boundary::label_arg(desc.label, "label")?;
@@ -197,7 +195,8 @@ pub unsafe extern "C" fn wgpuDeviceCreateTexture(
             }
         };
         let texture = Arc::new(Texture {
-            device: device.clone(),
+            header: Default::default(),
+            device: device.arc(),
             id,
             label: Mutex::new(label),
             size: desc.size,
@@ -210,10 +209,8 @@ pub unsafe extern "C" fn wgpuDeviceCreateTexture(
             },
             format: desc.format,
             usage: desc.usage,
-            destroyed: Mutex::new(false),
-            tracked: Slot::default(),
+            destroyed: AtomicBool::new(false),
         });
-        device.textures.insert(&texture, &texture.tracked);
         Ok(Handle::into_raw(texture))
     })
 }
@@ -299,7 +296,7 @@ pub unsafe extern "C" fn wgpuTextureCreateView(
     call("wgpuTextureCreateView", std::ptr::null_mut(), || {
         // SAFETY: the C caller passes a live handle and NULL or a valid
         // descriptor.
-        let (texture, desc) = unsafe { (boundary::arg::<Texture>(texture, "texture")?.obj(), descriptor.as_ref()) };
+        let (texture, desc) = unsafe { (boundary::arg::<Texture>(texture, "texture")?, descriptor.as_ref()) };
         let (label, converted) = match desc {
             // SAFETY: the descriptor's label and chain are valid (caller).
             Some(desc) => unsafe {
@@ -342,7 +339,7 @@ pub unsafe extern "C" fn wgpuTextureCreateView(
                 id
             }
         };
-        Ok(Handle::into_raw(Arc::new(TextureView::new(texture.clone(), id, label))))
+        Ok(Handle::into_raw(Arc::new(TextureView::new(texture.arc(), id, label))))
     })
 }
 
@@ -354,7 +351,7 @@ pub unsafe extern "C" fn wgpuTextureCreateView(
 pub unsafe extern "C" fn wgpuTextureDestroy(texture: WGPUTexture) {
     call("wgpuTextureDestroy", (), || {
         // SAFETY: the C caller passes a live handle.
-        unsafe { boundary::arg::<Texture>(texture, "texture") }?.obj().destroy();
+        unsafe { boundary::arg::<Texture>(texture, "texture") }?.destroy();
         Ok(())
     })
 }
@@ -370,7 +367,7 @@ macro_rules! getter {
         pub unsafe extern "C" fn $name(texture: WGPUTexture) -> $ret {
             call(stringify!($name), $fallback, || {
                 // SAFETY: the C caller passes a live handle.
-                let $t = unsafe { boundary::arg::<Texture>(texture, "texture") }?.obj();
+                let $t = unsafe { boundary::arg::<Texture>(texture, "texture") }?;
                 Ok($value)
             })
         }

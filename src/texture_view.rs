@@ -11,7 +11,10 @@ use crate::handle::Object;
 use crate::texture::Texture;
 
 /// A `WGPUTextureView`. It keeps its texture alive.
+#[repr(C)]
 pub(crate) struct TextureView {
+    /// Makes the address of this object its C handle.
+    pub(crate) header: crate::handle::Header,
     pub(crate) texture: Arc<Texture>,
     pub(crate) id: TextureViewId,
     pub(crate) label: Mutex<String>,
@@ -19,13 +22,14 @@ pub(crate) struct TextureView {
 
 impl TextureView {
     pub(crate) fn new(texture: Arc<Texture>, id: TextureViewId, label: String) -> TextureView {
-        TextureView { texture, id, label: Mutex::new(label) }
+        TextureView { header: Default::default(), texture, id, label: Mutex::new(label) }
     }
 }
 
 impl Object for TextureView {
     type Raw = WGPUTextureViewImpl;
     const NAME: &'static str = "WGPUTextureView";
+    const HEADER_OFFSET: usize = std::mem::offset_of!(TextureView, header);
 }
 
 impl Drop for TextureView {

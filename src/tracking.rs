@@ -5,19 +5,29 @@
 //! dropped, so the set holds live objects only and an object's memory is
 //! freed as soon as its last reference goes.
 
-use std::sync::{Arc, OnceLock, Weak};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Weak};
 
 use parking_lot::Mutex;
-use slotmap::{DefaultKey, SlotMap};
+use slotmap::{DefaultKey, Key, KeyData, SlotMap};
 
 /// A set of live objects.
 pub(crate) struct Tracker<T> {
     slots: Mutex<SlotMap<DefaultKey, Weak<T>>>,
 }
 
-/// An object's place in its tracker, set once after it was created.
+/// An object's place in its tracker, set once after it was created: the
+/// key's FFI form, never 0 for a key of an occupied slot (its version is
+/// odd); 0 means "not tracked".
 #[derive(Default)]
-pub(crate) struct Slot(OnceLock<DefaultKey>);
+pub(crate) struct Slot(AtomicU64);
+
+impl Slot {
+    /// Whether the object was entered in a tracker.
+    pub(crate) fn is_set(&self) -> bool {
+        self.0.load(Ordering::Acquire) != 0
+    }
+}
 
 impl<T> Default for Tracker<T> {
     fn default() -> Self {
@@ -29,7 +39,7 @@ impl<T> Tracker<T> {
     /// Adds `obj`, whose slot is `slot`.
     pub(crate) fn insert(&self, obj: &Arc<T>, slot: &Slot) {
         let key = self.slots.lock().insert(Arc::downgrade(obj));
-        if slot.0.set(key).is_err() {
+        if slot.0.compare_exchange(0, key.data().as_ffi(), Ordering::AcqRel, Ordering::Acquire).is_err() {
             // Tracked twice: keep the first place.
             self.slots.lock().remove(key);
         }
@@ -37,8 +47,9 @@ impl<T> Tracker<T> {
 
     /// Removes the object whose slot is `slot` (from its `Drop`).
     pub(crate) fn remove(&self, slot: &Slot) {
-        if let Some(&key) = slot.0.get() {
-            let weak = self.slots.lock().remove(key);
+        let ffi = slot.0.load(Ordering::Acquire);
+        if ffi != 0 {
+            let weak = self.slots.lock().remove(DefaultKey::from(KeyData::from_ffi(ffi)));
             // The weak reference is dropped outside the lock.
             drop(weak);
         }

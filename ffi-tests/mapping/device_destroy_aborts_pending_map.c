@@ -3,7 +3,7 @@
  * Unmapped immediately, WaitAny returns promptly, not after the GPU work), a
  * Mapped buffer becomes Unmapped, and the device-lost callback reports
  * Destroyed. Maps on several buffers and in every callback mode are all
- * aborted exactly once. */
+ * aborted exactly once; a buffer still mapped at creation is unmapped too. */
 #include "mapping_util.h"
 
 int main(void) {
@@ -19,7 +19,12 @@ int main(void) {
   WGPUBuffer b = make_buffer(ctx.device, 64, WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst, 0);
   WGPUBuffer c = make_buffer(ctx.device, 64, WGPUBufferUsage_MapWrite | WGPUBufferUsage_CopySrc, 0);
   WGPUBuffer d = make_buffer(ctx.device, 64, WGPUBufferUsage_MapWrite | WGPUBufferUsage_CopySrc, 0);
-  REQUIRE(a && b && c && d);
+  /* E: still mapped at creation. F: never mapped. */
+  WGPUBuffer e = make_buffer(ctx.device, 64, WGPUBufferUsage_CopySrc, 1);
+  WGPUBuffer f = make_buffer(ctx.device, 64, WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst, 0);
+  REQUIRE(a && b && c && d && e && f);
+  CHECK_EQ(wgpuBufferGetMapState(e), WGPUBufferMapState_Mapped);
+  CHECK(wgpuBufferGetMappedRange(e, 0, 64) != NULL);
   CHECK_EQ(mu_map_wait(ctx.instance, d, WGPUMapMode_Write, 0, 64), WGPUMapAsyncStatus_Success);
   CHECK(wgpuBufferGetMappedRange(d, 0, 64) != NULL);
 
@@ -41,6 +46,9 @@ int main(void) {
   CHECK_EQ(wgpuBufferGetMapState(d), WGPUBufferMapState_Unmapped);
   CHECK_EQ(wgpuBufferGetMapState(b), WGPUBufferMapState_Unmapped);
   CHECK(wgpuBufferGetMappedRange(d, 0, 16) == NULL);
+  CHECK_EQ(wgpuBufferGetMapState(e), WGPUBufferMapState_Unmapped);
+  CHECK(wgpuBufferGetMappedRange(e, 0, 16) == NULL);
+  CHECK_EQ(wgpuBufferGetMapState(f), WGPUBufferMapState_Unmapped);
   CHECK(wgpuBufferGetConstMappedRange(a, 0, 16) == NULL);
 
   /* A: WaitAny returns at once with Aborted. */
@@ -90,6 +98,8 @@ int main(void) {
   wgpuBufferRelease(b);
   wgpuBufferRelease(c);
   wgpuBufferRelease(d);
+  wgpuBufferRelease(e);
+  wgpuBufferRelease(f);
   ctx_release(&ctx);
   return test_finish();
 }

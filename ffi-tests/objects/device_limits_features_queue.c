@@ -102,6 +102,7 @@ int main(void) {
   WGPUQueue q2 = wgpuDeviceGetQueue(dev);
   CHECK(q1 != NULL);
   CHECK(q2 != NULL);
+  CHECK(q1 == q2); /* one queue object, one handle (docs/DECISIONS.md) */
   wgpuQueueAddRef(q1);
   wgpuQueueRelease(q1);
   wgpuQueueRelease(q2); /* q1's own ref is still held */
@@ -116,8 +117,18 @@ int main(void) {
   CHECK(mu_read_buffer(&c, b, 0, got, 16));
   CHECK(memcmp(v, got, 16) == 0);
   wgpuQueueSetLabel(q1, sv("the queue"));
-  wgpuBufferRelease(b);
   wgpuQueueRelease(q1);
+  /* Every application reference is gone: GetQueue hands out a working queue
+   * again. */
+  WGPUQueue q3 = wgpuDeviceGetQueue(dev);
+  REQUIRE(q3 != NULL);
+  c.queue = q3;
+  uint32_t v2[4] = {1, 2, 3, 4};
+  wgpuQueueWriteBuffer(q3, b, 0, v2, 16);
+  CHECK(mu_read_buffer(&c, b, 0, got, 16));
+  CHECK(memcmp(v2, got, 16) == 0);
+  wgpuQueueRelease(q3);
+  wgpuBufferRelease(b);
 
   wgpuSupportedFeaturesFreeMembers(af);
   wgpuAdapterInfoFreeMembers(ainfo);

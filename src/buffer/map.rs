@@ -282,7 +282,7 @@ pub(crate) unsafe fn map_async(
     // SAFETY: forwarded from the caller.
     let (buffer, cb_mode) = unsafe {
         (
-            boundary::arg::<Buffer>(buffer, "buffer")?.obj().clone(),
+            boundary::arg::<Buffer>(buffer, "buffer")?.arc(),
             crate::callback::mode(info.mode, info.nextInChain, "WGPUBufferMapCallbackInfo")?,
         )
     };
@@ -320,6 +320,8 @@ pub(crate) unsafe fn map_async(
         completer.complete((status, why));
         Ok(future)
     };
+    // Device destroy must find the buffer from now on.
+    buffer.track_mapping();
     let mut state = buffer.state.lock();
     if !matches!(state.phase, Phase::Unmapped) {
         drop(state);

@@ -18,7 +18,10 @@ pub(crate) use map::map_async;
 use map::MapState;
 
 /// A `WGPUBuffer`.
+#[repr(C)]
 pub(crate) struct Buffer {
+    /// Makes the address of this object its C handle.
+    pub(crate) header: crate::handle::Header,
     pub(crate) device: Arc<Device>,
     pub(crate) id: BufferId,
     /// The label given by `wgpuBufferSetLabel`. The creation label is not
@@ -32,7 +35,8 @@ pub(crate) struct Buffer {
     /// wgpu-core created the buffer.
     valid: bool,
     state: Mutex<MapState>,
-    /// Its place among the device's live buffers.
+    /// Its place among the device's mappable buffers (set at the first
+    /// mapping).
     tracked: Slot,
     /// Created with `mappedAtCreation`: wgpu-core's unmap of that mapping
     /// records a queue write (see `work_done.rs`).
@@ -42,6 +46,7 @@ pub(crate) struct Buffer {
 impl Object for Buffer {
     type Raw = WGPUBufferImpl;
     const NAME: &'static str = "WGPUBuffer";
+    const HEADER_OFFSET: usize = std::mem::offset_of!(Buffer, header);
 
     /// Releasing the last reference while a map is pending aborts the map
     /// (docs/DECISIONS.md); the buffer itself lives on for bind groups and
@@ -53,7 +58,7 @@ impl Object for Buffer {
 
 impl Drop for Buffer {
     fn drop(&mut self) {
-        self.device.buffers.remove(&self.tracked);
+        self.device.mappable_buffers.remove(&self.tracked);
         self.device.global().buffer_drop(self.id);
         // Dropping a buffer still mapped at creation unmaps it, which
         // records a queue write.
@@ -67,6 +72,14 @@ refcounted!(Buffer, WGPUBuffer, wgpuBufferAddRef, wgpuBufferRelease);
 set_label!(Buffer, WGPUBuffer, wgpuBufferSetLabel);
 
 impl Buffer {
+    /// Enters the buffer among its device's mappable buffers (which device
+    /// destroy unmaps), once: called before the buffer is first mapped.
+    pub(crate) fn track_mapping(self: &Arc<Self>) {
+        if !self.tracked.is_set() {
+            self.device.mappable_buffers.insert(self, &self.tracked);
+        }
+    }
+
     /// `wgpuBufferDestroy`: unmaps (aborting a pending map) and frees the
     /// GPU memory. Repeating it does nothing.
     pub(crate) fn destroy(&self) {
@@ -97,7 +110,7 @@ pub unsafe extern "C" fn wgpuDeviceCreateBuffer(
         // SAFETY: the C caller passes a live handle and a valid descriptor.
         let (device, desc, label) = unsafe {
             let desc = boundary::ptr_arg(descriptor, "descriptor")?;
-            (boundary::arg::<Device>(device, "device")?.obj(), desc, boundary::str_arg(desc.label, "label")?.or_empty())
+            (boundary::arg::<Device>(device, "device")?, desc, boundary::str_arg(desc.label, "label")?.or_empty())
         };
         let mut problem = None;
         // SAFETY: the descriptor's chain is valid (caller).
@@ -140,7 +153,8 @@ pub unsafe extern "C" fn wgpuDeviceCreateBuffer(
             }
         };
         let buffer = Arc::new(Buffer {
-            device: device.clone(),
+            header: Default::default(),
+            device: device.arc(),
             id,
             label: Mutex::new(String::new()),
             size: desc.size,
@@ -150,10 +164,12 @@ pub unsafe extern "C" fn wgpuDeviceCreateBuffer(
             tracked: Slot::default(),
             created_mapped: mapped,
         });
-        if mapped && valid && !buffer.finish_creation_mapping() {
-            return Ok(std::ptr::null_mut());
+        if mapped {
+            if valid && !buffer.finish_creation_mapping() {
+                return Ok(std::ptr::null_mut());
+            }
+            buffer.track_mapping();
         }
-        device.buffers.insert(&buffer, &buffer.tracked);
         Ok(Handle::into_raw(buffer))
     })
 }
@@ -177,7 +193,7 @@ fn core_desc_error<'a>(desc: &wgpu_core::resource::BufferDescriptor<'a>) -> wgpu
 pub unsafe extern "C" fn wgpuBufferDestroy(buffer: WGPUBuffer) {
     call("wgpuBufferDestroy", (), || {
         // SAFETY: the C caller passes a live handle.
-        unsafe { boundary::arg::<Buffer>(buffer, "buffer") }?.obj().destroy();
+        unsafe { boundary::arg::<Buffer>(buffer, "buffer") }?.destroy();
         Ok(())
     })
 }
@@ -190,7 +206,7 @@ pub unsafe extern "C" fn wgpuBufferDestroy(buffer: WGPUBuffer) {
 pub unsafe extern "C" fn wgpuBufferGetSize(buffer: WGPUBuffer) -> u64 {
     call("wgpuBufferGetSize", 0, || {
         // SAFETY: the C caller passes a live handle.
-        Ok(unsafe { boundary::arg::<Buffer>(buffer, "buffer") }?.obj().size)
+        Ok(unsafe { boundary::arg::<Buffer>(buffer, "buffer") }?.size)
     })
 }
 
@@ -202,7 +218,7 @@ pub unsafe extern "C" fn wgpuBufferGetSize(buffer: WGPUBuffer) -> u64 {
 pub unsafe extern "C" fn wgpuBufferGetUsage(buffer: WGPUBuffer) -> WGPUBufferUsage {
     call("wgpuBufferGetUsage", WGPUBufferUsage_None, || {
         // SAFETY: the C caller passes a live handle.
-        Ok(unsafe { boundary::arg::<Buffer>(buffer, "buffer") }?.obj().usage)
+        Ok(unsafe { boundary::arg::<Buffer>(buffer, "buffer") }?.usage)
     })
 }
 
@@ -214,7 +230,7 @@ pub unsafe extern "C" fn wgpuBufferGetUsage(buffer: WGPUBuffer) -> WGPUBufferUsa
 pub unsafe extern "C" fn wgpuBufferGetMapState(buffer: WGPUBuffer) -> WGPUBufferMapState {
     call("wgpuBufferGetMapState", WGPUBufferMapState::Unmapped, || {
         // SAFETY: the C caller passes a live handle.
-        Ok(unsafe { boundary::arg::<Buffer>(buffer, "buffer") }?.obj().map_state())
+        Ok(unsafe { boundary::arg::<Buffer>(buffer, "buffer") }?.map_state())
     })
 }
 
@@ -227,7 +243,7 @@ pub unsafe extern "C" fn wgpuBufferGetMapState(buffer: WGPUBuffer) -> WGPUBuffer
 pub unsafe extern "C" fn wgpuBufferUnmap(buffer: WGPUBuffer) {
     call("wgpuBufferUnmap", (), || {
         // SAFETY: the C caller passes a live handle.
-        unsafe { boundary::arg::<Buffer>(buffer, "buffer") }?.obj().unmap();
+        unsafe { boundary::arg::<Buffer>(buffer, "buffer") }?.unmap();
         Ok(())
     })
 }
@@ -263,7 +279,7 @@ pub unsafe extern "C" fn wgpuBufferGetMappedRange(
 ) -> *mut std::ffi::c_void {
     call("wgpuBufferGetMappedRange", std::ptr::null_mut(), || {
         // SAFETY: the C caller passes a live handle.
-        let buffer = unsafe { boundary::arg::<Buffer>(buffer, "buffer") }?.obj();
+        let buffer = unsafe { boundary::arg::<Buffer>(buffer, "buffer") }?;
         Ok(buffer.mapped_range(offset, size, true, true)?.cast())
     })
 }
@@ -280,7 +296,7 @@ pub unsafe extern "C" fn wgpuBufferGetConstMappedRange(
 ) -> *const std::ffi::c_void {
     call("wgpuBufferGetConstMappedRange", std::ptr::null(), || {
         // SAFETY: the C caller passes a live handle.
-        let buffer = unsafe { boundary::arg::<Buffer>(buffer, "buffer") }?.obj();
+        let buffer = unsafe { boundary::arg::<Buffer>(buffer, "buffer") }?;
         Ok(buffer.mapped_range(offset, size, false, true)?.cast_const().cast())
     })
 }
@@ -299,7 +315,7 @@ pub unsafe extern "C" fn wgpuBufferReadMappedRange(
 ) -> WGPUStatus {
     call("wgpuBufferReadMappedRange", WGPUStatus::Error, || {
         // SAFETY: the C caller passes a live handle.
-        let buffer = unsafe { boundary::arg::<Buffer>(buffer, "buffer") }?.obj();
+        let buffer = unsafe { boundary::arg::<Buffer>(buffer, "buffer") }?;
         if data.is_null() && size > 0 {
             return Err(boundary::reject!("`data` is NULL"));
         }
@@ -327,7 +343,7 @@ pub unsafe extern "C" fn wgpuBufferWriteMappedRange(
 ) -> WGPUStatus {
     call("wgpuBufferWriteMappedRange", WGPUStatus::Error, || {
         // SAFETY: the C caller passes a live handle.
-        let buffer = unsafe { boundary::arg::<Buffer>(buffer, "buffer") }?.obj();
+        let buffer = unsafe { boundary::arg::<Buffer>(buffer, "buffer") }?;
         if data.is_null() && size > 0 {
             return Err(boundary::reject!("`data` is NULL"));
         }
