@@ -325,9 +325,27 @@ class Section:
             rows.append([r.get("variant"), r["library"], fmt(r.get("ns_per_op")), fmt(r.get("p99_us", 0) * 1e3),
                          fmt(r.get("mean_ns_per_op_batch")), fmt(r.get("throughput"), " /s"),
                          fmt(r.get("drain_us"))])
+        for r in self.d.get("core_floor") or []:
+            mean = r.get("mean_ns")
+            rows.append([r.get("variant"), "wgpu-core 30 alone (`core_floor`)", fmt(r.get("median_ns")),
+                         fmt(r.get("p99_ns")), fmt(mean), fmt(1e9 / mean if mean else None, " /s"), "–"])
         rows.sort(key=lambda x: (x[0], x[1]))
-        return table(["operation", "library", "median ns/op", "p99 ns/op", "mean ns/op", "ops/s",
-                      "final work-done wait µs"], rows)
+        out = table(["operation", "library", "median ns/op", "p99 ns/op", "mean ns/op", "ops/s",
+                     "final work-done wait µs"], rows)
+        notes = []
+        for r in self.d.get("core_floor") or []:
+            variant, floor = r.get("variant"), r.get("median_ns")
+            s = get(self.res, "ns_per_op", library=SHIM, scenario="api_overhead", variant=variant)
+            n = get(self.res, "ns_per_op", library=NATIVE, scenario="api_overhead", variant=variant)
+            if floor and s is not None:
+                notes.append(f"`{variant}`: wgpu-shim's C layer adds {fmt(s - floor, ' ns')} ({fmt_pct(s / floor - 1)}) "
+                             f"to the {fmt(floor, ' ns')} that wgpu-core 30 takes by itself"
+                             + (f"; wgpu-native (built on an older wgpu-core) takes {fmt(n, ' ns')}." if n else "."))
+        if notes:
+            out += ("\n\n`benches/core_floor.rs` makes the same wgpu-core calls as wgpu-shim with no C API, timed the "
+                    "same way, in the same rounds: the floor under wgpu-shim's figures.\n\n"
+                    + "\n".join(f"- {x}" for x in notes))
+        return out
 
     def failures(self):
         fs = self.d.get("failures") or []

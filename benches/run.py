@@ -341,48 +341,97 @@ def git_info() -> dict:
     return {}
 
 
-def run_driver_wait(args, env: dict, rounds: int) -> list[dict]:
-    """Runs benches/driver_wait.rs `rounds` times; medians per (scenario, how)."""
-    exe = Path(args.driver_wait_bin) if args.driver_wait_bin else None
+def example_exe(args, name: str, prebuilt: str | None) -> Path | None:
+    """The benches/<name>.rs program: `prebuilt`, else built with cargo when run.py builds the library,
+    else target/release/examples/<name> if present; None (with a log line) when there is none."""
+    exe = Path(prebuilt) if prebuilt else None
     if exe is None and not args.quick and not args.shim_lib and shutil.which("cargo"):
-        # Built like the library when run.py builds that too.
-        log("cargo build --release --example driver_wait")
-        if subprocess.run(["cargo", "build", "--release", "--example", "driver_wait"], cwd=ROOT).returncode == 0:
+        log(f"cargo build --release --example {name}")
+        if subprocess.run(["cargo", "build", "--release", "--example", name], cwd=ROOT).returncode == 0:
             target = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
-            exe = (target if target.is_absolute() else ROOT / target) / "release" / "examples" / "driver_wait"
+            exe = (target if target.is_absolute() else ROOT / target) / "release" / "examples" / name
     if exe is None:
-        exe = ROOT / "target" / "release" / "examples" / "driver_wait"
+        exe = ROOT / "target" / "release" / "examples" / name
     if args.quick or not exe.is_file():
         if not args.quick:
-            log(f"driver_wait: {exe} not built (cargo build --release --example driver_wait): skipped")
+            log(f"{name}: {exe} not built (cargo build --release --example {name}): skipped")
+        return None
+    return exe
+
+
+def run_json_lines(exe: Path, extra: list[str], args, env: dict, what: str) -> list[dict] | None:
+    """Runs `exe extra...` (pinned like the bench) and parses its JSON lines; None on failure."""
+    cmd = [str(exe)] + extra
+    if args.cpus:
+        cmd = ["taskset", "-c", args.cpus] + cmd
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=args.timeout)
+    except subprocess.TimeoutExpired:
+        log(f"{what}: timed out")
+        return None
+    if p.returncode != 0:
+        log(f"{what}: exit status {p.returncode}: {p.stderr.strip()[-300:]}")
+        return None
+    out = []
+    for line in p.stdout.splitlines():
+        try:
+            out.append(json.loads(line))
+        except json.JSONDecodeError:
+            continue
+    return out
+
+
+def median_of(recs: list[dict], key: str):
+    vals = sorted(x[key] for x in recs if isinstance(x.get(key), (int, float)))
+    return vals[len(vals) // 2] if vals else None
+
+
+class CoreFloor:
+    """benches/core_floor.rs: wgpu-core's own cost of the api_overhead operations, run once per
+    api_overhead round right after the libraries (A B floor, A B floor, ...)."""
+
+    def __init__(self, args, env: dict):
+        self.args, self.env = args, env
+        self.exe = example_exe(args, "core_floor", args.core_floor_bin)
+        self.runs: dict[str, list[dict]] = {}
+
+    def run(self, r: int, iterations: int):
+        if self.exe is None:
+            return
+        recs = run_json_lines(self.exe, ["--iterations", str(iterations)], self.args, self.env, f"core_floor round {r}")
+        for rec in recs or []:
+            self.runs.setdefault(rec.get("variant"), []).append(rec)
+
+    def results(self) -> list[dict]:
+        out = []
+        for variant, recs in self.runs.items():
+            merged = {"scenario": "api_overhead", "variant": variant, "rounds": len(recs)}
+            for key in ("median_ns", "p99_ns", "mean_ns"):
+                merged[key] = median_of(recs, key)
+            out.append(merged)
+        return out
+
+
+def run_driver_wait(args, env: dict, rounds: int) -> list[dict]:
+    """Runs benches/driver_wait.rs `rounds` times; medians per (scenario, how)."""
+    exe = example_exe(args, "driver_wait", args.driver_wait_bin)
+    if exe is None:
         return []
     runs: dict[tuple, list[dict]] = {}
     for r in range(1, rounds + 1):
-        cmd = [str(exe), "--iterations", "3000"]
-        if args.cpus:
-            cmd = ["taskset", "-c", args.cpus] + cmd
-        try:
-            p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=args.timeout)
-        except subprocess.TimeoutExpired:
-            log(f"driver_wait round {r}: timed out")
+        recs = run_json_lines(exe, ["--iterations", "3000"], args, env, f"driver_wait round {r}")
+        if recs is None:
             continue
-        if p.returncode != 0:
-            log(f"driver_wait round {r}: exit status {p.returncode}: {p.stderr.strip()[-300:]}")
-            continue
-        for line in p.stdout.splitlines():
-            try:
-                rec = json.loads(line)
-            except json.JSONDecodeError:
-                continue
+        for rec in recs:
             runs.setdefault((rec.get("scenario"), rec.get("how")), []).append(rec)
         log(f"driver_wait round {r}: done")
     out = []
     for (scenario, how), recs in runs.items():
         merged = {"scenario": scenario, "how": how, "rounds": len(recs)}
         for key in ("median_us", "p99_us", "cpu_over_wall"):
-            vals = sorted(x[key] for x in recs if isinstance(x.get(key), (int, float)))
-            if vals:
-                merged[key] = vals[len(vals) // 2]
+            value = median_of(recs, key)
+            if value is not None:
+                merged[key] = value
         if scenario == "info":
             merged["device"] = recs[0].get("device")
         out.append(merged)
@@ -414,6 +463,9 @@ def main() -> int:
                     help="prebuilt benches/driver_wait.rs (the driver's own wait cost, without wgpu); by default "
                          "built with cargo when run.py builds the library, else target/release/examples/driver_wait "
                          "if present; skipped when missing")
+    ap.add_argument("--core-floor-bin", default=None,
+                    help="prebuilt benches/core_floor.rs (wgpu-core's own cost of the api_overhead operations); "
+                         "found like --driver-wait-bin")
     ap.add_argument("--cpus", default="",
                     help="run every bench process under 'taskset -c CPUS' (e.g. 2-5): steadier microbenchmarks")
     ap.add_argument("--overhead-rounds", type=int, default=None,
@@ -476,6 +528,7 @@ def main() -> int:
             units_args = ["--job-units", str(units)]
     extra_common = units_args + (args.bench_args.split() if args.bench_args else [])
 
+    core_floor = CoreFloor(args, env)
     if args.quick:
         # One process per library with every scenario: the smoke pass.
         for r in range(1, rounds + 1):
@@ -490,6 +543,8 @@ def main() -> int:
             for r in range(1, n + 1):
                 for lib in libs:  # A B A B ...
                     runner.run(lib, scenario, extra, r)
+                if scenario == "api_overhead":
+                    core_floor.run(r, 20000)
 
     driver_wait = run_driver_wait(args, env, rounds)
 
@@ -514,6 +569,7 @@ def main() -> int:
         "process_runs": runner.runs,
         "results": merge(runner.records),
         "driver_wait": driver_wait,
+        "core_floor": core_floor.results(),
         "failures": runner.failures,
         "exit_crashes": runner.exit_crashes,
     }
