@@ -109,7 +109,10 @@ fn instance_flags(mask: WGPUInstanceFlag) -> wgt::InstanceFlags {
         (WGPUInstanceFlag_Debug, wgt::InstanceFlags::DEBUG),
         (WGPUInstanceFlag_Validation, wgt::InstanceFlags::VALIDATION),
         (WGPUInstanceFlag_DiscardHalLabels, wgt::InstanceFlags::DISCARD_HAL_LABELS),
-        (WGPUInstanceFlag_AllowUnderlyingNoncompliantAdapter, wgt::InstanceFlags::ALLOW_UNDERLYING_NONCOMPLIANT_ADAPTER),
+        (
+            WGPUInstanceFlag_AllowUnderlyingNoncompliantAdapter,
+            wgt::InstanceFlags::ALLOW_UNDERLYING_NONCOMPLIANT_ADAPTER,
+        ),
         (WGPUInstanceFlag_GPUBasedValidation, wgt::InstanceFlags::GPU_BASED_VALIDATION),
         (WGPUInstanceFlag_ValidationIndirectCall, wgt::InstanceFlags::VALIDATION_INDIRECT_CALL),
         (WGPUInstanceFlag_AutomaticTimestampNormalization, wgt::InstanceFlags::AUTOMATIC_TIMESTAMP_NORMALIZATION),
@@ -307,13 +310,14 @@ pub(crate) unsafe fn query_type(
         return Ok(Err("a pipeline-statistics query set needs a chained WGPUQuerySetDescriptorExtras".into()));
     };
     // SAFETY: the array holds `pipelineStatisticCount` entries (caller).
-    let names = unsafe {
-        boundary::slice_arg(extras.pipelineStatistics, extras.pipelineStatisticCount, "pipelineStatistics")
-    }?;
+    let names =
+        unsafe { boundary::slice_arg(extras.pipelineStatistics, extras.pipelineStatisticCount, "pipelineStatistics") }?;
     let mut types = wgt::PipelineStatisticsTypes::empty();
     for &name in names {
         types |= match name {
-            WGPUPipelineStatisticName_VertexShaderInvocations => wgt::PipelineStatisticsTypes::VERTEX_SHADER_INVOCATIONS,
+            WGPUPipelineStatisticName_VertexShaderInvocations => {
+                wgt::PipelineStatisticsTypes::VERTEX_SHADER_INVOCATIONS
+            }
             WGPUPipelineStatisticName_ClipperInvocations => wgt::PipelineStatisticsTypes::CLIPPER_INVOCATIONS,
             WGPUPipelineStatisticName_ClipperPrimitivesOut => wgt::PipelineStatisticsTypes::CLIPPER_PRIMITIVES_OUT,
             WGPUPipelineStatisticName_FragmentShaderInvocations => {

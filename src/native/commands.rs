@@ -116,7 +116,9 @@ pub unsafe extern "C" fn wgpuComputePassEncoderBeginPipelineStatisticsQuery(
 /// # Safety
 /// `compute_pass_encoder` is a live handle.
 #[no_mangle]
-pub unsafe extern "C" fn wgpuComputePassEncoderEndPipelineStatisticsQuery(compute_pass_encoder: WGPUComputePassEncoder) {
+pub unsafe extern "C" fn wgpuComputePassEncoderEndPipelineStatisticsQuery(
+    compute_pass_encoder: WGPUComputePassEncoder,
+) {
     call("wgpuComputePassEncoderEndPipelineStatisticsQuery", (), || {
         // SAFETY: the C caller passes a live handle.
         let pass = unsafe { boundary::arg::<ComputePassEncoder>(compute_pass_encoder, "computePassEncoder") }?.obj();

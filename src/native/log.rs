@@ -60,7 +60,8 @@ pub(crate) fn forward(record: &log::Record<'_>) -> bool {
     IN_CALLBACK.with(|c| c.set(true));
     // SAFETY: the application's callback with its userdata; the message
     // view points into `text`, which lives until the call returns.
-    let outcome = std::panic::catch_unwind(|| unsafe { (target.callback)(level_of(record.level()), message, target.userdata) });
+    let outcome =
+        std::panic::catch_unwind(|| unsafe { (target.callback)(level_of(record.level()), message, target.userdata) });
     IN_CALLBACK.with(|c| c.set(false));
     drop(outcome);
     true
