@@ -23,7 +23,7 @@ mod shader;
 /// The wgpu-native release whose `wgpu.h` this library provides
 /// (v29.0.1.1), encoded as `wgpuGetVersion` returns it: one byte each for
 /// major, minor, patch and hotfix.
-pub(crate) const NATIVE_VERSION: u32 = (29 << 24) | (0 << 16) | (1 << 8) | 1;
+pub(crate) const NATIVE_VERSION: u32 = 0x1D00_0101;
 
 #[cfg(test)]
 mod tests {
