@@ -7,6 +7,7 @@
 # Steps:
 #   fmt         cargo fmt --check
 #   generator   python3 tools/gen_webgpu.py --check   (only when ../shared/spec/webgpu.yml exists)
+#   native-generator  python3 tools/gen_wgpu_native.py --check
 #   clippy      cargo clippy --release --all-targets -- -D warnings
 #   build       cargo build --release
 #   unit        cargo test --release
@@ -104,6 +105,11 @@ generator_check() {
 }
 
 # shellcheck disable=SC2317 # called through step "$@"
+native_generator_check() {
+  run python3 tools/gen_wgpu_native.py --check
+}
+
+# shellcheck disable=SC2317 # called through step "$@"
 ffi_tests() {
   [ -f ffi-tests/CMakeLists.txt ] || {
     echo "ffi-tests/CMakeLists.txt is missing" >&2
@@ -161,6 +167,8 @@ if [ -f "$spec_yml" ]; then
 else
   skip generator "$spec_yml not found"
 fi
+
+step native-generator "wgpu.h mirror is up to date (gen_wgpu_native.py --check)" native_generator_check
 
 step clippy "cargo clippy --release --all-targets -- -D warnings" \
   cargo clippy --release --all-targets -- -D warnings

@@ -83,17 +83,17 @@ pub(crate) fn request(
         apply_limit_buckets: false,
     };
     match instance.global.request_adapter(&opts, wgpu_types::Backends::VULKAN, None) {
-        Ok(id) => Ok(Arc::new(Adapter {
-            header: Default::default(),
-            instance: instance.clone(),
-            id,
-            consumed: AtomicBool::new(false),
-        })),
+        Ok(id) => Ok(Arc::new(Adapter::new(instance.clone(), id))),
         Err(err) => Err((WGPURequestAdapterStatus::Unavailable, format!("no suitable adapter: {err}"))),
     }
 }
 
 impl Adapter {
+    /// Wraps a wgpu-core adapter that `instance` found.
+    pub(crate) fn new(instance: Arc<Instance>, id: AdapterId) -> Adapter {
+        Adapter { header: Default::default(), instance, id, consumed: AtomicBool::new(false) }
+    }
+
     pub(crate) fn features(&self) -> wgpu_types::Features {
         self.instance.global.adapter_features(self.id)
     }

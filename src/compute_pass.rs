@@ -46,7 +46,10 @@ set_label!(ComputePassEncoder, WGPUComputePassEncoder, wgpuComputePassEncoderSet
 impl ComputePassEncoder {
     /// Runs one recording call on the pass, then reports its immediate
     /// error, if any, with the pass unlocked.
-    fn record<E: wgt::error::WebGpuError>(&self, f: impl FnOnce(&Global, &mut ComputePass) -> Result<(), E>) {
+    pub(crate) fn record<E: wgt::error::WebGpuError>(
+        &self,
+        f: impl FnOnce(&Global, &mut ComputePass) -> Result<(), E>,
+    ) {
         let result = {
             let mut pass = self.pass.lock();
             f(self.device.global(), &mut pass)

@@ -28,16 +28,21 @@ const FEATURES: &[(WGPUFeatureName, wgt::Features)] = &[
     (WGPUFeatureName::PrimitiveIndex, wgt::Features::PRIMITIVE_INDEX),
 ];
 
-/// The standard feature names that `features` provides.
+/// The standard features and wgpu.h's native ones.
+fn all_features() -> impl Iterator<Item = &'static (WGPUFeatureName, wgt::Features)> {
+    FEATURES.iter().chain(crate::native::chains::FEATURES)
+}
+
+/// The feature names (standard, then wgpu.h's) that `features` provides.
 pub(crate) fn feature_names(features: wgt::Features) -> Vec<WGPUFeatureName> {
     let mut names = vec![WGPUFeatureName::CoreFeaturesAndLimits];
-    names.extend(FEATURES.iter().filter(|(_, f)| features.contains(*f)).map(|(n, _)| *n));
+    names.extend(all_features().filter(|(_, f)| features.contains(*f)).map(|(n, _)| *n));
     names
 }
 
 /// Whether `features` provides the standard feature `name`.
 pub(crate) fn has_feature(features: wgt::Features, name: WGPUFeatureName) -> bool {
-    name == WGPUFeatureName::CoreFeaturesAndLimits || FEATURES.iter().any(|(n, f)| *n == name && features.contains(*f))
+    name == WGPUFeatureName::CoreFeaturesAndLimits || all_features().any(|(n, f)| *n == name && features.contains(*f))
 }
 
 /// The wgpu features for a list of required standard features; `Err` names
@@ -48,7 +53,7 @@ pub(crate) fn required_features(names: &[WGPUFeatureName], available: wgt::Featu
         if name == WGPUFeatureName::CoreFeaturesAndLimits {
             continue;
         }
-        match FEATURES.iter().find(|(n, _)| *n == name) {
+        match all_features().find(|(n, _)| *n == name) {
             Some((_, f)) if available.contains(*f) => out |= *f,
             Some(_) => return Err(format!("the adapter does not support feature {:#x}", name.0)),
             None => return Err(format!("feature {:#x} is not supported by this implementation", name.0)),
@@ -86,7 +91,7 @@ impl Bounded for u64 {
 pub(crate) fn write_limits(out: &mut WGPULimits, l: &wgt::Limits) -> ApiResult<()> {
     // SAFETY: the chain was supplied by the caller of the exported function,
     // which promises a valid chain.
-    unsafe { crate::chain::expect_none(out.nextInChain, "WGPULimits") }?;
+    unsafe { crate::native::chains::write_native_limits(out.nextInChain, l) }?;
     out.maxTextureDimension1D = defined(l.max_texture_dimension_1d);
     out.maxTextureDimension2D = defined(l.max_texture_dimension_2d);
     out.maxTextureDimension3D = defined(l.max_texture_dimension_3d);
@@ -128,9 +133,9 @@ pub(crate) fn write_limits(out: &mut WGPULimits, l: &wgt::Limits) -> ApiResult<(
 pub(crate) fn required_limits(req: Option<&WGPULimits>, adapter: &wgt::Limits) -> Result<wgt::Limits, String> {
     let mut l = wgt::Limits::default().or_worse_values_from(adapter);
     let Some(r) = req else { return Ok(l) };
-    if !r.nextInChain.is_null() {
-        return Err("requiredLimits.nextInChain holds an extension this implementation does not know".into());
-    }
+    // SAFETY: the chain was supplied by the caller of the exported
+    // function, which promises a valid chain (wgpu.h's WGPUNativeLimits).
+    unsafe { crate::native::chains::required_native_limits(r.nextInChain, adapter, &mut l) }?;
     macro_rules! max_u32 {
         ($($c:ident => $w:ident),* $(,)?) => {$(
             if r.$c != WGPU_LIMIT_U32_UNDEFINED {

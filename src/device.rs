@@ -92,7 +92,7 @@ impl Device {
     ) -> Result<Arc<Device>, String> {
         // SAFETY: the descriptor's pointers are valid (caller).
         let (label, features, req_limits) = unsafe {
-            crate::chain::expect_none(desc.nextInChain, "WGPUDeviceDescriptor").map_err(|r| r.0)?;
+            crate::native::chains::device_extras(desc.nextInChain).map_err(|r| r.0)?;
             crate::chain::expect_none(desc.defaultQueue.nextInChain, "WGPUQueueDescriptor").map_err(|r| r.0)?;
             (
                 boundary::label_arg(desc.label, "label").map_err(|r| r.0)?,

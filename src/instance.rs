@@ -113,9 +113,11 @@ pub unsafe extern "C" fn wgpuCreateInstance(descriptor: *const WGPUInstanceDescr
         let mut readiness = false;
         let mut mixed = false;
         let mut max_count = TIMED_WAIT_ANY_MAX_COUNT;
+        let mut wgt_desc = wgpu_types::InstanceDescriptor::new_without_display_handle_from_env();
+        wgt_desc.backends = wgpu_types::Backends::VULKAN;
         if let Some(desc) = desc {
             // SAFETY: the descriptor's pointers are valid (caller).
-            unsafe { crate::chain::expect_none(desc.nextInChain, "WGPUInstanceDescriptor") }?;
+            unsafe { crate::native::chains::instance_extras(desc.nextInChain, &mut wgt_desc) }?;
             // SAFETY: as above.
             let features =
                 unsafe { boundary::slice_arg(desc.requiredFeatures, desc.requiredFeatureCount, "requiredFeatures") }?;
@@ -142,8 +144,6 @@ pub unsafe extern "C" fn wgpuCreateInstance(descriptor: *const WGPUInstanceDescr
                 max_count = TIMED_WAIT_ANY_MAX_COUNT;
             }
         }
-        let mut wgt_desc = wgpu_types::InstanceDescriptor::new_without_display_handle_from_env();
-        wgt_desc.backends = wgpu_types::Backends::VULKAN;
         let readiness = match readiness {
             true => Some(Readiness::new().map_err(|e| reject!("cannot create the readiness handle: {e}"))?),
             false => None,

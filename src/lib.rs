@@ -30,6 +30,7 @@ mod futures;
 mod handle;
 mod instance;
 mod log;
+mod native;
 mod pipeline_common;
 mod pipeline_layout;
 mod procs;

@@ -4,7 +4,8 @@
 //! each, prefixed with `[wgpu-shim LEVEL target]`. The level comes from the
 //! `WGPU_SHIM_LOG` environment variable (`off`, `error`, `warn`, `info`,
 //! `debug`, `trace`; default `warn`), read once when the first instance is
-//! created or the first message is logged.
+//! created or the first message is logged. `wgpuSetLogCallback` and
+//! `wgpuSetLogLevel` (wgpu.h, `native/log.rs`) redirect and filter them.
 
 use std::io::Write;
 use std::sync::Once;
@@ -17,7 +18,7 @@ impl log::Log for StderrSink {
     }
 
     fn log(&self, record: &log::Record<'_>) {
-        if !self.enabled(record.metadata()) {
+        if !self.enabled(record.metadata()) || crate::native::log::forward(record) {
             return;
         }
         // One write per line so that lines from different threads do not mix.

@@ -240,7 +240,8 @@ pub unsafe extern "C" fn wgpuGetProcAddress(proc_name: WGPUStringView) -> WGPUPr
     call("wgpuGetProcAddress", None, || {
         // SAFETY: the C caller passes a valid string view.
         let name = unsafe { boundary::str_arg(proc_name, "procName") }?.or_empty();
-        Ok(PROCS.iter().chain(PLATFORM_PROCS).find(|(n, _)| *n == name).and_then(|(_, f)| *f))
+        let mut all = PROCS.iter().chain(PLATFORM_PROCS).chain(crate::native::procs::PROCS);
+        Ok(all.find(|(n, _)| *n == name).and_then(|(_, f)| *f))
     })
 }
 
@@ -251,14 +252,17 @@ mod tests {
 
     #[test]
     fn every_entry_is_standard_or_a_known_extension() {
-        for (name, f) in PROCS.iter().chain(PLATFORM_PROCS) {
+        let native = crate::native::procs::PROCS;
+        for (name, f) in PROCS.iter().chain(PLATFORM_PROCS).chain(native) {
             assert!(f.is_some());
             assert!(
-                WEBGPU_FUNCTIONS.contains(name) || crate::ext::EXTENSION_FUNCTIONS.contains(name),
+                WEBGPU_FUNCTIONS.contains(name)
+                    || crate::ext::EXTENSION_FUNCTIONS.contains(name)
+                    || crate::native::abi::FUNCTIONS.contains(name),
                 "{name} is neither in webgpu.h nor an extension"
             );
         }
-        let mut names: Vec<_> = PROCS.iter().chain(PLATFORM_PROCS).map(|(n, _)| *n).collect();
+        let mut names: Vec<_> = PROCS.iter().chain(PLATFORM_PROCS).chain(native).map(|(n, _)| *n).collect();
         for exported in exported_in_sources() {
             assert!(names.contains(&exported.as_str()), "{exported} is exported but not in the proc table");
         }

@@ -65,14 +65,15 @@ pub unsafe extern "C" fn wgpuDeviceCreateQuerySet(
         // SAFETY: the C caller passes a live handle and a valid descriptor.
         let (device, desc) =
             unsafe { (boundary::arg::<Device>(device, "device")?, boundary::ptr_arg(descriptor, "descriptor")?) };
-        // SAFETY: the descriptor's label and chain are valid (caller).
-        let (label, chain) = unsafe {
+        // SAFETY: the descriptor's label and chain are valid (caller); the
+        // chain may hold wgpu.h's pipeline-statistics extras.
+        let (label, native) = unsafe {
             (
                 boundary::label_arg(desc.label, "label")?,
-                crate::chain::expect_none(desc.nextInChain, "WGPUQuerySetDescriptor"),
+                crate::native::chains::query_type(desc.nextInChain, desc.r#type)?,
             )
         };
-        let converted = chain.map_err(crate::conv::chain_error).and_then(|()| query_type(desc.r#type));
+        let converted = native.and_then(|ty| ty.map_or_else(|| query_type(desc.r#type), Ok));
         let global = device.global();
         let id = match converted {
             Ok(ty) => {

@@ -50,41 +50,59 @@ pub unsafe extern "C" fn wgpuQueueSubmit(queue: WGPUQueue, command_count: usize,
         let (queue, list) = unsafe {
             (boundary::arg::<Queue>(queue, "queue")?, boundary::slice_arg(commands, command_count, "commands")?)
         };
-        let device = &queue.device;
-        let mut ids = Vec::with_capacity(list.len());
-        let mut problem = None;
-        for (i, &raw) in list.iter().enumerate() {
-            // SAFETY: each element is a live command buffer (caller).
-            let cb = unsafe { boundary::arg::<CommandBuffer>(raw, "commands[i]") }?;
-            match cb.take_id() {
-                Some(id) => ids.push(id),
-                None => {
-                    problem.get_or_insert(format!("Submit: commands[{i}] was already submitted or is invalid"));
-                }
+        // SAFETY: each element is a live command buffer (caller).
+        unsafe { submit(queue, list) }.map(|_| ())
+    })
+}
+
+/// Submits `list` (shared by `wgpuQueueSubmit` and wgpu.h's
+/// `wgpuQueueSubmitForIndex`): under the maintenance lock, counted as queue
+/// work for work-done futures. Returns the submission index, or `None` when
+/// nothing was submitted (the error is reported on the device).
+///
+/// # Safety
+/// Every element of `list` is NULL or a live command buffer handle.
+pub(crate) unsafe fn submit(queue: &Queue, list: &[WGPUCommandBuffer]) -> boundary::ApiResult<Option<u64>> {
+    let device = &queue.device;
+    let mut ids = Vec::with_capacity(list.len());
+    let mut problem = None;
+    for (i, &raw) in list.iter().enumerate() {
+        // SAFETY: each element is a live command buffer (caller).
+        let cb = unsafe { boundary::arg::<CommandBuffer>(raw, "commands[i]") }?;
+        match cb.take_id() {
+            Some(id) => ids.push(id),
+            None => {
+                problem.get_or_insert(format!("Submit: commands[{i}] was already submitted or is invalid"));
             }
         }
-        if let Some(why) = problem {
-            // Nothing is submitted when one command buffer is bad; the ids
-            // taken are dropped.
-            for id in ids {
-                device.global().command_buffer_drop(id);
-            }
-            device.report_validation(why);
-            return Ok(());
-        }
-        let result = {
-            let _maintenance = device.locks.maintenance();
-            device.global().queue_submit(device.queue_id, &ids)
-        };
-        device.work_done.note_work();
+    }
+    if let Some(why) = problem {
+        // Nothing is submitted when one command buffer is bad; the ids
+        // taken are dropped.
         for id in ids {
             device.global().command_buffer_drop(id);
         }
-        if let Err((_, err)) = result {
-            device.report(err);
+        device.report_validation(why);
+        return Ok(None);
+    }
+    let result = {
+        let _maintenance = device.locks.maintenance();
+        device.global().queue_submit(device.queue_id, &ids)
+    };
+    device.work_done.note_work();
+    for id in ids {
+        device.global().command_buffer_drop(id);
+    }
+    match result {
+        Ok(index) => {
+            device.work_done.note_submission(index);
+            Ok(Some(index))
         }
-        Ok(())
-    })
+        Err((_, err)) => {
+            device.report(err);
+            Ok(None)
+        }
+    }
 }
 
 /// Writes `size` bytes from `data` into `buffer` at `offset`, in queue order.

@@ -48,7 +48,7 @@ set_label!(ShaderModule, WGPUShaderModule, wgpuShaderModuleSetLabel);
 
 /// SPIR-V options as wgpu uses them: SPIR-V coordinates are kept as they
 /// are, and only known capabilities are accepted.
-fn spirv_options() -> naga::front::spv::Options {
+pub(crate) fn spirv_options() -> naga::front::spv::Options {
     naga::front::spv::Options { adjust_coordinate_space: false, strict_capabilities: true, block_ctx_dump_prefix: None }
 }
 
@@ -100,11 +100,13 @@ unsafe fn read_source<'a>(
 impl ShaderModule {
     /// Creates a module; a compilation error is reported on the device and
     /// kept for `GetCompilationInfo`.
-    fn create(device: &Arc<Device>, label: String, source: ShaderModuleSource<'_>) -> ShaderModule {
-        let desc = ShaderModuleDescriptor {
-            label: crate::conv::label(&label),
-            runtime_checks: wgt::ShaderRuntimeChecks::checked(),
-        };
+    pub(crate) fn create(
+        device: &Arc<Device>,
+        label: String,
+        source: ShaderModuleSource<'_>,
+        runtime_checks: wgt::ShaderRuntimeChecks,
+    ) -> ShaderModule {
+        let desc = ShaderModuleDescriptor { label: crate::conv::label(&label), runtime_checks };
         let (id, error) = device.global().device_create_shader_module(device.id, &desc, source, None);
         let messages: Arc<[Message]> = match error {
             None => Arc::new([]),
@@ -147,19 +149,35 @@ pub unsafe extern "C" fn wgpuDeviceCreateShaderModule(
     descriptor: *const WGPUShaderModuleDescriptor,
 ) -> WGPUShaderModule {
     call("wgpuDeviceCreateShaderModule", std::ptr::null_mut(), || {
-        // SAFETY: the C caller passes a live handle and NULL or a valid
-        // descriptor.
-        let (device, desc) =
-            unsafe { (boundary::arg::<Device>(device, "device")?, boundary::ptr_arg(descriptor, "descriptor")?) };
-        // SAFETY: the descriptor's label, chain and source are valid.
-        let (label, source) =
-            unsafe { (boundary::label_arg(desc.label, "label")?, read_source(desc, device.instance.spirv)?) };
-        let module = match source {
-            Ok(source) => ShaderModule::create(&device.arc(), label, source),
-            Err(why) => ShaderModule::invalid(&device.arc(), label, why),
-        };
-        Ok(Handle::into_raw(Arc::new(module)))
+        // SAFETY: forwarded from the C caller.
+        unsafe { create_module(device, descriptor, wgt::ShaderRuntimeChecks::checked()) }
     })
+}
+
+/// The body of `wgpuDeviceCreateShaderModule`, with the run-time checks the
+/// module keeps (wgpu.h's `wgpuDeviceCreateShaderModuleTrusted` passes
+/// fewer).
+///
+/// # Safety
+/// As `wgpuDeviceCreateShaderModule`.
+pub(crate) unsafe fn create_module(
+    device: WGPUDevice,
+    descriptor: *const WGPUShaderModuleDescriptor,
+    checks: wgt::ShaderRuntimeChecks,
+) -> ApiResult<WGPUShaderModule> {
+    // SAFETY: the C caller passes a live handle and NULL or a valid
+    // descriptor.
+    let (device, desc) =
+        unsafe { (boundary::arg::<Device>(device, "device")?, boundary::ptr_arg(descriptor, "descriptor")?) };
+    let device = device.arc();
+    // SAFETY: the descriptor's label, chain and source are valid.
+    let (label, source) =
+        unsafe { (boundary::label_arg(desc.label, "label")?, read_source(desc, device.instance.spirv)?) };
+    let module = match source {
+        Ok(source) => ShaderModule::create(&device, label, source, checks),
+        Err(why) => ShaderModule::invalid(&device, label, why),
+    };
+    Ok(Handle::into_raw(Arc::new(module)))
 }
 
 /// Calls a compilation-info callback with `messages`, borrowed for the call.

@@ -27,6 +27,7 @@
 //! piece of work is in wgpu-core before the batch's closure is registered
 //! behind it.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use parking_lot::Mutex;
@@ -38,6 +39,9 @@ use crate::progress::Progress;
 /// The work-done state of one device's queue.
 pub(crate) struct WorkDone {
     state: Mutex<State>,
+    /// The newest submission index a submit returned (`wgpuDevicePoll`
+    /// checks the indices it is given against it).
+    last_submission: AtomicU64,
     /// Held while a new batch is made and handed to wgpu-core (taken before
     /// `state`, never while holding it).
     order: Mutex<()>,
@@ -83,6 +87,7 @@ impl WorkDone {
         Arc::new(WorkDone {
             state: Mutex::new(State { issued: 1, done: 0, batches: Vec::new(), next_batch: 0 }),
             order: Mutex::new(()),
+            last_submission: AtomicU64::new(0),
         })
     }
 
@@ -90,6 +95,16 @@ impl WorkDone {
     /// returned from it.
     pub(crate) fn note_work(&self) {
         self.state.lock().issued += 1;
+    }
+
+    /// Records the index a submit returned.
+    pub(crate) fn note_submission(&self, index: u64) {
+        self.last_submission.fetch_max(index, Ordering::AcqRel);
+    }
+
+    /// The newest submission index a submit returned (0: none yet).
+    pub(crate) fn last_submission(&self) -> u64 {
+        self.last_submission.load(Ordering::Acquire)
     }
 
     /// Whether all queue work issued so far is known done and no batch is

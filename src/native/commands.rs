@@ -1,0 +1,263 @@
+//! Recording extensions: multi-draw-indirect, pipeline-statistics queries
+//! and timestamps inside passes, and `wgpuCommandEncoderClearTexture`.
+//!
+//! Each is recorded into the wgpu-core pass or encoder like the standard
+//! commands (`compute_pass.rs`, `render_pass.rs`): wgpu-core validates it
+//! (features included) and errors surface at the encoder's `Finish`.
+
+use wgpu_types as wgt;
+
+use super::abi::*;
+use crate::abi::{
+    WGPUBuffer, WGPUCommandEncoder, WGPUComputePassEncoder, WGPUQuerySet, WGPURenderPassEncoder, WGPUTexture,
+    WGPU_ARRAY_LAYER_COUNT_UNDEFINED, WGPU_MIP_LEVEL_COUNT_UNDEFINED,
+};
+use crate::boundary::{self, call};
+use crate::buffer::Buffer;
+use crate::command_encoder::CommandEncoder;
+use crate::compute_pass::ComputePassEncoder;
+use crate::query_set::QuerySet;
+use crate::render_pass::RenderPassEncoder;
+use crate::texture::Texture;
+
+/// Defines a render pass draw over `count` indirect records.
+macro_rules! multi_draw {
+    ($name:ident, $core:ident, $what:literal) => {
+        #[doc = concat!("Records `count` ", $what, " draws whose arguments are read one after another from `buffer` at `offset` (needs no feature; wgpu-core validates the buffer).")]
+        ///
+        /// # Safety
+        /// `encoder` and `buffer` are live handles.
+        #[no_mangle]
+        pub unsafe extern "C" fn $name(encoder: WGPURenderPassEncoder, buffer: WGPUBuffer, offset: u64, count: u32) {
+            call(stringify!($name), (), || {
+                // SAFETY: the C caller passes live handles.
+                let (pass, buffer) = unsafe {
+                    (
+                        boundary::arg::<RenderPassEncoder>(encoder, "encoder")?,
+                        boundary::arg::<Buffer>(buffer, "buffer")?,
+                    )
+                };
+                pass.record(|g, p| g.$core(p, buffer.id, offset, count));
+                Ok(())
+            })
+        }
+    };
+}
+
+multi_draw!(wgpuRenderPassEncoderMultiDrawIndirect, render_pass_multi_draw_indirect, "non-indexed");
+multi_draw!(wgpuRenderPassEncoderMultiDrawIndexedIndirect, render_pass_multi_draw_indexed_indirect, "indexed");
+
+/// Defines a render pass draw whose count is read from a buffer.
+macro_rules! multi_draw_count {
+    ($name:ident, $core:ident, $what:literal) => {
+        #[doc = concat!("Records ", $what, " draws whose count is read from `count_buffer` at `count_buffer_offset` (at most `max_count`) and whose arguments are read from `buffer` at `offset`. Needs `WGPUNativeFeature_MultiDrawIndirectCount`.")]
+        ///
+        /// # Safety
+        /// `encoder`, `buffer` and `count_buffer` are live handles.
+        #[no_mangle]
+        pub unsafe extern "C" fn $name(
+            encoder: WGPURenderPassEncoder,
+            buffer: WGPUBuffer,
+            offset: u64,
+            count_buffer: WGPUBuffer,
+            count_buffer_offset: u64,
+            max_count: u32,
+        ) {
+            call(stringify!($name), (), || {
+                // SAFETY: the C caller passes live handles.
+                let (pass, buffer, count_buffer) = unsafe {
+                    (
+                        boundary::arg::<RenderPassEncoder>(encoder, "encoder")?,
+                        boundary::arg::<Buffer>(buffer, "buffer")?,
+                        boundary::arg::<Buffer>(count_buffer, "count_buffer")?,
+                    )
+                };
+                pass.record(|g, p| g.$core(p, buffer.id, offset, count_buffer.id, count_buffer_offset, max_count));
+                Ok(())
+            })
+        }
+    };
+}
+
+multi_draw_count!(wgpuRenderPassEncoderMultiDrawIndirectCount, render_pass_multi_draw_indirect_count, "non-indexed");
+multi_draw_count!(
+    wgpuRenderPassEncoderMultiDrawIndexedIndirectCount,
+    render_pass_multi_draw_indexed_indirect_count,
+    "indexed"
+);
+
+/// Starts pipeline-statistics query `query_index` of `query_set` (a set of
+/// type `WGPUNativeQueryType_PipelineStatistics`); it counts until
+/// `wgpuComputePassEncoderEndPipelineStatisticsQuery`.
+///
+/// # Safety
+/// `compute_pass_encoder` and `query_set` are live handles.
+#[no_mangle]
+pub unsafe extern "C" fn wgpuComputePassEncoderBeginPipelineStatisticsQuery(
+    compute_pass_encoder: WGPUComputePassEncoder,
+    query_set: WGPUQuerySet,
+    query_index: u32,
+) {
+    call("wgpuComputePassEncoderBeginPipelineStatisticsQuery", (), || {
+        // SAFETY: the C caller passes live handles.
+        let (pass, set) = unsafe {
+            (
+                boundary::arg::<ComputePassEncoder>(compute_pass_encoder, "computePassEncoder")?,
+                boundary::arg::<QuerySet>(query_set, "querySet")?,
+            )
+        };
+        pass.record(|g, p| g.compute_pass_begin_pipeline_statistics_query(p, set.id, query_index));
+        Ok(())
+    })
+}
+
+/// Ends the pipeline-statistics query the pass began.
+///
+/// # Safety
+/// `compute_pass_encoder` is a live handle.
+#[no_mangle]
+pub unsafe extern "C" fn wgpuComputePassEncoderEndPipelineStatisticsQuery(
+    compute_pass_encoder: WGPUComputePassEncoder,
+) {
+    call("wgpuComputePassEncoderEndPipelineStatisticsQuery", (), || {
+        // SAFETY: the C caller passes a live handle.
+        let pass = unsafe { boundary::arg::<ComputePassEncoder>(compute_pass_encoder, "computePassEncoder") }?;
+        pass.record(|g, p| g.compute_pass_end_pipeline_statistics_query(p));
+        Ok(())
+    })
+}
+
+/// Starts pipeline-statistics query `query_index` of `query_set` in a
+/// render pass.
+///
+/// # Safety
+/// `render_pass_encoder` and `query_set` are live handles.
+#[no_mangle]
+pub unsafe extern "C" fn wgpuRenderPassEncoderBeginPipelineStatisticsQuery(
+    render_pass_encoder: WGPURenderPassEncoder,
+    query_set: WGPUQuerySet,
+    query_index: u32,
+) {
+    call("wgpuRenderPassEncoderBeginPipelineStatisticsQuery", (), || {
+        // SAFETY: the C caller passes live handles.
+        let (pass, set) = unsafe {
+            (
+                boundary::arg::<RenderPassEncoder>(render_pass_encoder, "renderPassEncoder")?,
+                boundary::arg::<QuerySet>(query_set, "querySet")?,
+            )
+        };
+        pass.record(|g, p| g.render_pass_begin_pipeline_statistics_query(p, set.id, query_index));
+        Ok(())
+    })
+}
+
+/// Ends the pipeline-statistics query the render pass began.
+///
+/// # Safety
+/// `render_pass_encoder` is a live handle.
+#[no_mangle]
+pub unsafe extern "C" fn wgpuRenderPassEncoderEndPipelineStatisticsQuery(render_pass_encoder: WGPURenderPassEncoder) {
+    call("wgpuRenderPassEncoderEndPipelineStatisticsQuery", (), || {
+        // SAFETY: the C caller passes a live handle.
+        let pass = unsafe { boundary::arg::<RenderPassEncoder>(render_pass_encoder, "renderPassEncoder") }?;
+        pass.record(|g, p| g.render_pass_end_pipeline_statistics_query(p));
+        Ok(())
+    })
+}
+
+/// Writes a timestamp into query `query_index` at this point of a compute
+/// pass (needs `WGPUNativeFeature_TimestampQueryInsidePasses`).
+///
+/// # Safety
+/// `compute_pass_encoder` and `query_set` are live handles.
+#[no_mangle]
+pub unsafe extern "C" fn wgpuComputePassEncoderWriteTimestamp(
+    compute_pass_encoder: WGPUComputePassEncoder,
+    query_set: WGPUQuerySet,
+    query_index: u32,
+) {
+    call("wgpuComputePassEncoderWriteTimestamp", (), || {
+        // SAFETY: the C caller passes live handles.
+        let (pass, set) = unsafe {
+            (
+                boundary::arg::<ComputePassEncoder>(compute_pass_encoder, "computePassEncoder")?,
+                boundary::arg::<QuerySet>(query_set, "querySet")?,
+            )
+        };
+        pass.record(|g, p| g.compute_pass_write_timestamp(p, set.id, query_index));
+        Ok(())
+    })
+}
+
+/// Writes a timestamp into query `query_index` at this point of a render
+/// pass (needs `WGPUNativeFeature_TimestampQueryInsidePasses`).
+///
+/// # Safety
+/// `render_pass_encoder` and `query_set` are live handles.
+#[no_mangle]
+pub unsafe extern "C" fn wgpuRenderPassEncoderWriteTimestamp(
+    render_pass_encoder: WGPURenderPassEncoder,
+    query_set: WGPUQuerySet,
+    query_index: u32,
+) {
+    call("wgpuRenderPassEncoderWriteTimestamp", (), || {
+        // SAFETY: the C caller passes live handles.
+        let (pass, set) = unsafe {
+            (
+                boundary::arg::<RenderPassEncoder>(render_pass_encoder, "renderPassEncoder")?,
+                boundary::arg::<QuerySet>(query_set, "querySet")?,
+            )
+        };
+        pass.record(|g, p| g.render_pass_write_timestamp(p, set.id, query_index));
+        Ok(())
+    })
+}
+
+/// Clears a part of `texture` to zero (needs
+/// `WGPUNativeFeature_ClearTexture`). `range` NULL clears the whole
+/// texture; `WGPU_MIP_LEVEL_COUNT_UNDEFINED` / `WGPU_ARRAY_LAYER_COUNT_UNDEFINED`
+/// mean "to the last one".
+///
+/// # Safety
+/// `command_encoder` and `texture` are live handles; `range` is NULL or
+/// readable.
+#[no_mangle]
+pub unsafe extern "C" fn wgpuCommandEncoderClearTexture(
+    command_encoder: WGPUCommandEncoder,
+    texture: WGPUTexture,
+    range: *const WGPUImageSubresourceRange,
+) {
+    call("wgpuCommandEncoderClearTexture", (), || {
+        // SAFETY: the C caller passes live handles and NULL or a readable
+        // range.
+        let (encoder, texture, range) = unsafe {
+            (
+                boundary::arg::<CommandEncoder>(command_encoder, "commandEncoder")?,
+                boundary::arg::<Texture>(texture, "texture")?,
+                range.as_ref(),
+            )
+        };
+        let range = match range {
+            None => wgt::ImageSubresourceRange::default(),
+            Some(r) => {
+                let aspect = match crate::texture::aspect(r.aspect) {
+                    Ok(aspect) => aspect,
+                    Err(why) => {
+                        encoder.device.report_validation(format!("wgpuCommandEncoderClearTexture: range.{why}"));
+                        return Ok(());
+                    }
+                };
+                wgt::ImageSubresourceRange {
+                    aspect,
+                    base_mip_level: r.baseMipLevel,
+                    mip_level_count: (r.mipLevelCount != WGPU_MIP_LEVEL_COUNT_UNDEFINED).then_some(r.mipLevelCount),
+                    base_array_layer: r.baseArrayLayer,
+                    array_layer_count: (r.arrayLayerCount != WGPU_ARRAY_LAYER_COUNT_UNDEFINED)
+                        .then_some(r.arrayLayerCount),
+                }
+            }
+        };
+        encoder.check(encoder.device.global().command_encoder_clear_texture(encoder.id, texture.id, &range));
+        Ok(())
+    })
+}
