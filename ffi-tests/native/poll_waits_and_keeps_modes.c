@@ -1,8 +1,8 @@
 /* wgpuQueueSubmitForIndex + wgpuDevicePoll: a blocking poll returns after
  * the submitted copy finished (the mapped data is right), sleeps rather
- * than spins, keeps callback modes (AllowProcessEvents callbacks come from
- * wgpuInstanceProcessEvents, not from the poll), and rejects an index that
- * was never returned. */
+ * than spins, delivers AllowProcessEvents callbacks as ProcessEvents does
+ * (bindings written for wgpu-native wait for them there) but never a
+ * WaitAnyOnly one, and rejects an index that was never returned. */
 #include "native_util.h"
 
 static void on_map(WGPUMapAsyncStatus status, WGPUStringView message, void *userdata1, void *userdata2) {
@@ -33,19 +33,31 @@ int main(void) {
   /* Wait for exactly that submission; afterwards nothing is in flight. */
   CHECK(wgpuDevicePoll(ctx.device, 1, &index) == 1);
 
-  /* A map in AllowProcessEvents mode: a blocking poll makes it ready but
-   * does not deliver it; ProcessEvents does. */
+  /* A map in WaitAnyOnly mode: a blocking poll makes it ready but never
+   * delivers it; WaitAny does. */
   int calls[2] = {0, 0};
   WGPUBufferMapCallbackInfo mcb = WGPU_BUFFER_MAP_CALLBACK_INFO_INIT;
-  mcb.mode = WGPUCallbackMode_AllowProcessEvents;
+  mcb.mode = WGPUCallbackMode_WaitAnyOnly;
   mcb.callback = on_map;
   mcb.userdata1 = calls;
-  wgpuBufferMapAsync(dst, WGPUMapMode_Read, 0, N * 4, mcb);
-  wgpuDevicePoll(ctx.device, 1, NULL);
-  CHECK_EQ(calls[1], 0);
+  WGPUFuture only = wgpuBufferMapAsync(dst, WGPUMapMode_Read, 0, N * 4, mcb);
+  CHECK(wgpuDevicePoll(ctx.device, 1, NULL) == 1);
   wgpuInstanceProcessEvents(ctx.instance);
+  CHECK_EQ(calls[1], 0);
+  WGPUFutureWaitInfo wi = {only, 0};
+  CHECK_EQ(wgpuInstanceWaitAny(ctx.instance, 1, &wi, 0), WGPUWaitStatus_Success);
+  CHECK(wi.completed);
   CHECK_EQ(calls[0], 1);
   CHECK_EQ(calls[1], 1);
+  wgpuBufferUnmap(dst);
+
+  /* A map in AllowProcessEvents mode (how wgpu-py maps): the blocking poll
+   * delivers it, on this thread, before it returns. */
+  mcb.mode = WGPUCallbackMode_AllowProcessEvents;
+  wgpuBufferMapAsync(dst, WGPUMapMode_Read, 0, N * 4, mcb);
+  CHECK(wgpuDevicePoll(ctx.device, 1, NULL) == 1);
+  CHECK_EQ(calls[0], 2);
+  CHECK_EQ(calls[1], 2);
   const uint32_t *got = wgpuBufferGetConstMappedRange(dst, 0, N * 4);
   REQUIRE(got != NULL);
   int same = 1;

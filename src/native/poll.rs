@@ -15,12 +15,15 @@
 //!   the registry's `wait_any` until the progress thread completes it.
 //!
 //! Then it runs one non-blocking poll under the device's maintenance locks
-//! (`progress.rs`), so the completions of the awaited work are made ready
-//! before it returns. Which callbacks it delivers: only `AllowSpontaneous`
-//! ones that its own poll made ready (when the call returns, as every
-//! function does); `WaitAnyOnly` and `AllowProcessEvents` callbacks keep
-//! their rules and are delivered by `wgpuInstanceWaitAny` /
-//! `wgpuInstanceProcessEvents` (docs/DECISIONS.md).
+//! (`progress.rs`), so the completions of the awaited work are made ready,
+//! and delivers callbacks as `wgpuInstanceProcessEvents` does: every ready
+//! `AllowProcessEvents` callback of the device's instance, on the calling
+//! thread (wgpu-native runs callbacks inside its poll, and bindings written
+//! for it, wgpu-py first, wait for them there). `AllowSpontaneous` ones run
+//! when the call returns, as for every function; `WaitAnyOnly` ones are left
+//! to `wgpuInstanceWaitAny` (docs/DECISIONS.md).
+
+use std::sync::Arc;
 
 use ash::vk;
 
@@ -28,7 +31,8 @@ use super::abi::WGPUSubmissionIndex;
 use crate::abi::{WGPUBool, WGPUDevice, WGPUFutureWaitInfo};
 use crate::boundary::{self, call, reject, ApiResult};
 use crate::device::Device;
-use crate::futures::{Mode, Source, WaitRules};
+use crate::direct_wait::DeviceSleep;
+use crate::futures::{DirectSleep, Mode, Source, WaitRules};
 use crate::progress::RawFence;
 
 /// How long one fence sleep lasts before the thread checks whether the
@@ -38,8 +42,10 @@ const FENCE_SLICE_NS: u64 = 1_000_000_000;
 /// Polls the device; with `wait`, first sleeps until the submission
 /// `*submission_index` (a value `wgpuQueueSubmitForIndex` returned; NULL:
 /// all queue work issued so far, writes included) has finished on the GPU.
-/// Returns whether no submission is in flight any more. An index that was
-/// never returned is logged and the call returns false without waiting.
+/// Then runs the instance's ready `AllowProcessEvents` callbacks, as
+/// `wgpuInstanceProcessEvents` does. Returns whether no submission is in
+/// flight any more. An index that was never returned is logged and the call
+/// returns false without waiting.
 ///
 /// # Safety
 /// `device` is a live device; `submission_index` is NULL or readable.
@@ -52,27 +58,31 @@ pub unsafe extern "C" fn wgpuDevicePoll(
     call("wgpuDevicePoll", 0, || {
         // SAFETY: the C caller passes a live handle and NULL or a readable
         // index.
+        // The device (and through it the instance) is held by an `Arc`: a
+        // callback run below may release the application's last reference.
         let (device, index) =
-            unsafe { (boundary::arg::<Device>(device, "device")?, submission_index.as_ref().copied()) };
+            unsafe { (boundary::arg::<Device>(device, "device")?.arc(), submission_index.as_ref().copied()) };
         if wait != 0 && !device.is_lost() {
             match index {
-                Some(index) => wait_for_index(device, index)?,
-                None => wait_for_all(device),
+                Some(index) => wait_for_index(&device, index)?,
+                None => wait_for_all(&device),
             }
         }
         let polled = device.locks.poll(device.global(), device.id);
-        Ok(match polled {
+        let empty = match polled {
             Ok(status) => status.is_queue_empty() as WGPUBool,
             Err(err) => {
                 log::debug!(target: "wgpu_shim", "wgpuDevicePoll: {err}");
                 0
             }
-        })
+        };
+        device.instance.registry.process_events();
+        Ok(empty)
     })
 }
 
 /// Sleeps until submission `index` finished.
-fn wait_for_index(device: &Device, index: u64) -> ApiResult<()> {
+fn wait_for_index(device: &Arc<Device>, index: u64) -> ApiResult<()> {
     let last = device.work_done.last_submission();
     if index > last {
         return Err(reject!("submission index {index} was not returned by a submit (the newest is {last})"));
@@ -96,7 +106,7 @@ fn wait_for_index(device: &Device, index: u64) -> ApiResult<()> {
 /// Sleeps in the driver until the device fence reaches `target` (or the
 /// device is lost). No lock is held: the fence is a raw semaphore that
 /// lives as long as the wgpu-core device, which `device` keeps.
-fn sleep_on_fence(device: &Device, fence: &RawFence, target: u64) {
+fn sleep_on_fence(device: &Arc<Device>, fence: &RawFence, target: u64) {
     let semaphores = [fence.fence()];
     let values = [target];
     loop {
@@ -124,8 +134,10 @@ fn sleep_on_fence(device: &Device, fence: &RawFence, target: u64) {
 }
 
 /// Sleeps until all queue work issued so far is done, through an internal
-/// work-done future (no callback) that the progress thread completes.
-fn wait_for_all(device: &Device) {
+/// work-done future (no callback), as `wgpuInstanceWaitAny` would: on the
+/// device fence where direct waits are on, else until the progress thread
+/// completes it.
+fn wait_for_all(device: &Arc<Device>) {
     if device.work_done.is_idle() {
         return;
     }
@@ -138,7 +150,8 @@ fn wait_for_all(device: &Device) {
     device.work_done.register(device, completer);
     let mut list = [WGPUFutureWaitInfo { future, completed: 0 }];
     let rules = WaitRules { timed: true, max_count: 1, mixed_sources: false };
-    if let Err(why) = registry.wait_any(&mut list, u64::MAX, &rules, &|_| None) {
+    let find_sleeper = |_serial: u64| -> Option<Arc<dyn DirectSleep>> { Some(DeviceSleep::new(device.clone())?) };
+    if let Err(why) = registry.wait_any(&mut list, u64::MAX, &rules, &find_sleeper) {
         log::warn!(target: "wgpu_shim", "wgpuDevicePoll: the wait failed: {why}");
     }
 }
