@@ -26,6 +26,7 @@ mod direct_wait;
 mod drivers;
 mod error_scope;
 mod ext;
+mod external_texture;
 mod futures;
 mod handle;
 mod instance;
