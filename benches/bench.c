@@ -7,8 +7,8 @@
  * The library is opened with dlopen and every function is resolved with dlsym
  * (falling back to wgpuGetProcAddress), so the same binary measures
  * wgpu-shim and wgpu-native. The library is recognised by its extensions:
- * wgpuDevicePoll (wgpu-native) or wgpuShimInstanceCreateUserEvent
- * (wgpu-shim).
+ * wgpuShimInstanceCreateUserEvent (wgpu-shim, which also has wgpu.h's
+ * wgpuDevicePoll) or wgpuDevicePoll alone (wgpu-native).
  *
  * Scenarios: info, calibrate, map_roundtrip, wait_cpu_cost, wakeup_latency,
  * futures_throughput, readback_bandwidth, api_overhead, scaling, all.
@@ -19,7 +19,8 @@
  *   spontaneous  AllowSpontaneous; the application thread sleeps on a
  *                pthread condition variable that the callback signals
  *                (not wgpu-native: it only calls back inside poll calls)
- *   poll         wgpuDevicePoll(device, wait=1, NULL) (wgpu-native only)
+ *   poll         wgpuDevicePoll(device, wait=1, NULL), AllowProcessEvents
+ *                (libraries with wgpu.h)
  *
  * Output: one JSON object per line on stdout. Every measured run verifies its
  * data and counts its callbacks; a failure prints {"error": ...} and exits
@@ -1036,7 +1037,7 @@ static void resolve_api(void) {
   if (!G.dl) die(4, "dlopen(%s): %s", opt.lib, dlerror());
   /* wgpu-native's wgpuGetProcAddress panics (not implemented, aborting the
    * process): recognise it first and use only dlsym there. */
-  int native = dlsym(G.dl, "wgpuDevicePoll") != NULL;
+  int native = dlsym(G.dl, "wgpuDevicePoll") != NULL && dlsym(G.dl, "wgpuShimInstanceCreateUserEvent") == NULL;
   WGPUProcGetProcAddress gpa = native ? NULL : (WGPUProcGetProcAddress)dlsym(G.dl, "wgpuGetProcAddress");
 #define RESOLVE(req, name)                                                            \
   do {                                                                                \
@@ -1051,15 +1052,15 @@ static void resolve_api(void) {
   native_get_version = (PfnGetVersion)dlsym(G.dl, "wgpuGetVersion");
   shim_create_user_event = dlsym(G.dl, "wgpuShimInstanceCreateUserEvent");
   if (!shim_create_user_event && gpa) shim_create_user_event = (void *)gpa(sv("wgpuShimInstanceCreateUserEvent"));
-  G.is_native = native_device_poll != NULL;
-  G.is_shim = shim_create_user_event != NULL && !G.is_native;
+  G.is_shim = shim_create_user_event != NULL;
+  G.is_native = native_device_poll != NULL && !G.is_shim;
   g_library = G.is_native ? "wgpu-native" : G.is_shim ? "wgpu-shim" : "unknown";
   /* wgpu-native: WaitAny aborts the process and callback modes are ignored
    * (callbacks only run inside wgpuDevicePoll / ProcessEvents). */
   G.supported[S_WAITANY] = !G.is_native && W.InstanceWaitAny != NULL;
   G.supported[S_SPIN] = 1;
   G.supported[S_SPONT] = !G.is_native;
-  G.supported[S_POLL] = G.is_native;
+  G.supported[S_POLL] = native_device_poll != NULL;
   G.default_strategy = G.supported[S_WAITANY] ? S_WAITANY : G.supported[S_POLL] ? S_POLL : S_SPIN;
 }
 
@@ -1630,7 +1631,7 @@ static FtResult futures_once(int s, long count) {
   if (!t_end) t_end = t_seen;
   /* Nothing more may arrive: give late duplicates a chance, then check. */
   W.InstanceProcessEvents(G.instance);
-  if (G.is_native) native_device_poll(G.device, 0, NULL);
+  if (native_device_poll) native_device_poll(G.device, 0, NULL);
   CHECK(atomic_load(&FT.done) == count, "%ld callbacks for %ld futures", atomic_load(&FT.done), count);
   CHECK(atomic_load(&FT.bad) == 0, "%ld work-done callbacks with a failure status", atomic_load(&FT.bad));
   for (long i = 0; i < count; i++)

@@ -506,7 +506,7 @@ def chart(data: dict, path: Path) -> bool:
     fig.suptitle(f"wgpu-shim vs wgpu-native — {data['label']} "
                  f"({(data.get('libraries', {}).get(SHIM) or {}).get('adapter_device', '')})")
     colors = {(SHIM, "waitany"): "tab:blue", (SHIM, "spontaneous"): "tab:green", (SHIM, "spin"): "tab:cyan",
-              (NATIVE, "poll"): "tab:red", (NATIVE, "spin"): "tab:orange"}
+              (SHIM, "poll"): "tab:purple", (NATIVE, "poll"): "tab:red", (NATIVE, "spin"): "tab:orange"}
 
     # (a) map round trip latency distribution (ECDF).
     ax = axes[0][0]
