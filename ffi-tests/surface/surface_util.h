@@ -133,6 +133,54 @@ static inline int su_success(WGPUSurfaceGetCurrentTextureStatus status) {
          status == WGPUSurfaceGetCurrentTextureStatus_SuccessSuboptimal;
 }
 
+typedef struct {
+  WGPURequestAdapterStatus status;
+  WGPUAdapter adapter;
+} SuAdapterResult;
+
+static void su_on_adapter(WGPURequestAdapterStatus status, WGPUAdapter adapter, WGPUStringView message,
+                          void *u1, void *u2) {
+  (void)message, (void)u2;
+  SuAdapterResult *r = (SuAdapterResult *)u1;
+  r->status = status;
+  r->adapter = adapter;
+}
+
+static void su_on_device(WGPURequestDeviceStatus status, WGPUDevice device, WGPUStringView message, void *u1,
+                         void *u2) {
+  (void)status, (void)message, (void)u2;
+  *(WGPUDevice *)u1 = device;
+}
+
+/* Requests an adapter of `instance` (with `options`, may be NULL); returns
+ * the callback's status and stores the adapter (NULL on failure). The request
+ * completes within the call, so its AllowSpontaneous callback has run when
+ * the call returns. */
+static inline WGPURequestAdapterStatus su_request_adapter(WGPUInstance instance,
+                                                          const WGPURequestAdapterOptions *options,
+                                                          WGPUAdapter *adapter) {
+  SuAdapterResult r = {(WGPURequestAdapterStatus)0, NULL};
+  WGPURequestAdapterCallbackInfo cb = WGPU_REQUEST_ADAPTER_CALLBACK_INFO_INIT;
+  cb.mode = WGPUCallbackMode_AllowSpontaneous;
+  cb.callback = su_on_adapter;
+  cb.userdata1 = &r;
+  wgpuInstanceRequestAdapter(instance, options, cb);
+  *adapter = r.adapter;
+  return r.status;
+}
+
+/* A second adapter and device of `instance` (no callbacks). */
+static inline WGPUDevice su_second_device(WGPUInstance instance, WGPUAdapter *adapter) {
+  WGPUDevice device = NULL;
+  if (su_request_adapter(instance, NULL, adapter) != WGPURequestAdapterStatus_Success) return NULL;
+  WGPURequestDeviceCallbackInfo cb = WGPU_REQUEST_DEVICE_CALLBACK_INFO_INIT;
+  cb.mode = WGPUCallbackMode_AllowSpontaneous;
+  cb.callback = su_on_device;
+  cb.userdata1 = &device;
+  wgpuAdapterRequestDevice(*adapter, NULL, cb);
+  return device;
+}
+
 /* Sleeps for `ms` milliseconds. */
 static inline void su_sleep_ms(long ms) {
   struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};

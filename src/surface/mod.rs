@@ -92,15 +92,37 @@ struct Frame {
     acquired: bool,
 }
 
-/// A wgpu-core surface dropped when this value is.
+/// A wgpu-core surface dropped when this value is: kept by a frame texture
+/// that still holds one of its images ([`Surface::retire`]).
 struct Retired {
     global: Arc<Global>,
     id: SurfaceId,
+    /// The frame's device, whose work in flight may still hold the image.
+    device: Arc<Device>,
 }
+
+/// How long dropping a retired surface waits for its device's work.
+const RETIRE_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
 
 impl Drop for Retired {
     fn drop(&mut self) {
-        self.global.surface_drop(self.id);
+        // The frame texture is gone; submissions that used it may still hold
+        // its image until the device's maintenance lets them go.
+        {
+            let _maintenance = self.device.locks.maintenance();
+            let wait = wgt::PollType::Wait { submission_index: None, timeout: Some(RETIRE_WAIT) };
+            let _ = self.global.device_poll(self.device.id, wait);
+        }
+        // wgpu-hal panics when a swapchain image is still held (a bind group
+        // of the application may hold it); the swapchain then leaks rather
+        // than the call failing.
+        let (global, id) = (&self.global, self.id);
+        if std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| global.surface_drop(id))).is_err() {
+            log::error!(
+                target: "wgpu_shim",
+                "a surface whose device was lost while a frame was out could not release its swapchain; it leaks"
+            );
+        }
     }
 }
 
@@ -151,10 +173,12 @@ impl Surface {
     fn retire(&self, st: &mut State, stuck: Option<Arc<Texture>>) {
         st.core_configured = false;
         let Some(id) = st.core.take() else { return };
-        let retired = Retired { global: self.instance.global.clone(), id };
         match stuck {
-            Some(texture) => *texture.drop_after.lock() = Some(Box::new(retired)),
-            None => drop(retired),
+            Some(texture) => {
+                let retired = Retired { global: self.instance.global.clone(), id, device: texture.device.clone() };
+                *texture.drop_after.lock() = Some(Box::new(retired));
+            }
+            None => self.global().surface_drop(id),
         }
     }
 
