@@ -70,6 +70,11 @@ int main(void) {
   desc.nextInChain = &xlib.chain;
   check_error_surface(&ctx, wgpuInstanceCreateSurface(ctx.instance, &desc));
   xlib.chain.next = NULL;
+  /* The same source twice. */
+  WGPUSurfaceSourceXlibWindow twice = xlib;
+  xlib.chain.next = &twice.chain;
+  check_error_surface(&ctx, wgpuInstanceCreateSurface(ctx.instance, &desc));
+  xlib.chain.next = NULL;
   /* An unknown sType in the chain. */
   WGPUChainedStruct unknown = {NULL, (WGPUSType)0x7ABC0001};
   xlib.chain.next = &unknown;

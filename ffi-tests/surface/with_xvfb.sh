@@ -24,7 +24,7 @@ fi
 dir="$(mktemp -d "${TMPDIR:-/tmp}/with_xvfb.XXXXXX")" || skip "cannot make a temporary folder"
 displayfile="$dir/display"
 : >"$displayfile"
-Xvfb -displayfd 3 -screen 0 1024x768x24 -nolisten tcp -noreset 3>"$displayfile" 2>"$dir/xvfb.log" &
+Xvfb -displayfd 3 -screen 0 1024x768x24 -nolisten tcp -noreset -fp built-ins 3>"$displayfile" 2>"$dir/xvfb.log" &
 xvfb=$!
 
 cleanup() {

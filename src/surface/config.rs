@@ -221,7 +221,10 @@ impl Surface {
             self.replace_core(st, stuck);
         }
         st.config = None;
-        let core = st.core?;
+        let Some(core) = st.core else {
+            // Making the surface again failed (logged).
+            return Some(wgpu_core::present::ConfigureSurfaceError::InvalidSurface);
+        };
         st.core_configured = true;
         let error = {
             // wgpu-core waits for the device to be idle and runs its
