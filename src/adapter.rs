@@ -51,9 +51,6 @@ pub(crate) fn request(
     if let Some(o) = options {
         // SAFETY: the chain is valid (the caller of the export promises it).
         unsafe { crate::chain::expect_none(o.nextInChain, "WGPURequestAdapterOptions") }.map_err(|r| invalid(r.0))?;
-        if !o.compatibleSurface.is_null() {
-            return Err(invalid("compatibleSurface: surfaces are not supported by this implementation yet".into()));
-        }
         match o.featureLevel {
             WGPUFeatureLevel::Undefined | WGPUFeatureLevel::Core | WGPUFeatureLevel::Compatibility => {}
             other => return Err(invalid(format!("featureLevel {:#x} is not a feature level", other.0))),
@@ -76,13 +73,22 @@ pub(crate) fn request(
         }
         fallback = o.forceFallbackAdapter != 0;
     }
-    let opts = wgpu_core::instance::RequestAdapterOptions {
-        power_preference: power,
-        force_fallback_adapter: fallback,
-        compatible_surface: None,
-        apply_limit_buckets: false,
-    };
-    match instance.global.request_adapter(&opts, wgpu_types::Backends::VULKAN, None) {
+    let compatible = options.map_or(std::ptr::null_mut(), |o| o.compatibleSurface);
+    // SAFETY: `compatibleSurface` is NULL or a live surface (the caller of
+    // the export promises it).
+    let found = unsafe {
+        crate::surface::with_compatible(instance, compatible, |surface| {
+            let opts = wgpu_core::instance::RequestAdapterOptions {
+                power_preference: power,
+                force_fallback_adapter: fallback,
+                compatible_surface: surface,
+                apply_limit_buckets: false,
+            };
+            instance.global.request_adapter(&opts, wgpu_types::Backends::VULKAN, None)
+        })
+    }
+    .map_err(invalid)?;
+    match found {
         Ok(id) => Ok(Arc::new(Adapter::new(instance.clone(), id))),
         Err(err) => Err((WGPURequestAdapterStatus::Unavailable, format!("no suitable adapter: {err}"))),
     }

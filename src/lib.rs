@@ -45,6 +45,7 @@ mod render_pass_commands;
 mod render_pipeline;
 mod sampler;
 mod shader_module;
+mod surface;
 mod texel_copy;
 mod texture;
 mod texture_view;

@@ -36,6 +36,10 @@ pub(crate) struct Texture {
     usage: WGPUTextureUsage,
     /// Set by the first `Destroy`.
     destroyed: AtomicBool,
+    /// Dropped after the wgpu-core texture: a surface frame keeps here the
+    /// wgpu-core surface it came from when that surface had to be retired
+    /// while the frame still lived (`surface/mod.rs`).
+    pub(crate) drop_after: Mutex<Option<Box<dyn Send>>>,
 }
 
 impl Object for Texture {
@@ -54,6 +58,31 @@ refcounted!(Texture, WGPUTexture, wgpuTextureAddRef, wgpuTextureRelease);
 set_label!(Texture, WGPUTexture, wgpuTextureSetLabel);
 
 impl Texture {
+    /// Wraps a wgpu-core texture that is a surface frame: 2D, one mip level,
+    /// one sample, with the surface configuration's size, format and usage.
+    pub(crate) fn surface_frame(
+        device: Arc<Device>,
+        id: TextureId,
+        size: (u32, u32),
+        format: WGPUTextureFormat,
+        usage: WGPUTextureUsage,
+    ) -> Texture {
+        Texture {
+            header: Default::default(),
+            device,
+            id,
+            label: Mutex::new(String::new()),
+            size: WGPUExtent3D { width: size.0, height: size.1, depthOrArrayLayers: 1 },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: WGPUTextureDimension::_2D,
+            format,
+            usage,
+            destroyed: AtomicBool::new(false),
+            drop_after: Mutex::new(None),
+        }
+    }
+
     /// `wgpuTextureDestroy`: frees the GPU memory. Repeating it does nothing.
     pub(crate) fn destroy(&self) {
         if !self.destroyed.swap(true, Ordering::AcqRel) {
@@ -210,6 +239,7 @@ pub unsafe extern "C" fn wgpuDeviceCreateTexture(
             format: desc.format,
             usage: desc.usage,
             destroyed: AtomicBool::new(false),
+            drop_after: Mutex::new(None),
         });
         Ok(Handle::into_raw(texture))
     })

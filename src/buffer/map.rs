@@ -221,9 +221,18 @@ impl Buffer {
         let Phase::Mapped { write, offset: map_offset, size: map_size, memory, ranges } = &mut state.phase else {
             return Err(reject!("the buffer is not mapped (a map is only usable once its callback was delivered)"));
         };
-        if mutable && !*write {
-            return Err(reject!("the buffer is mapped for reading: use GetConstMappedRange or ReadMappedRange"));
-        }
+        let mutable = if mutable && !*write {
+            if !crate::native::compat() {
+                return Err(reject!(
+                    "the buffer is mapped for reading: use GetConstMappedRange or ReadMappedRange \
+                     (WGPU_SHIM_COMPAT=wgpu-native allows it for code written for wgpu-native)"
+                ));
+            }
+            // wgpu-native's relaxation: the range is read-only in effect.
+            false
+        } else {
+            mutable
+        };
         let offset = offset as u64;
         let size = if size == WGPU_WHOLE_MAP_SIZE {
             if !whole {

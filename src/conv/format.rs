@@ -114,6 +114,22 @@ pub(crate) fn texture_format(format: W) -> Option<F> {
     Some(F::Astc { block, channel })
 }
 
+/// The standard value of a wgpu texture format; `None` for formats webgpu.h
+/// does not define.
+pub(crate) fn standard_format(format: F) -> Option<W> {
+    if let Some((w, _)) = FORMATS.iter().find(|(_, f)| *f == format) {
+        return Some(*w);
+    }
+    let F::Astc { block, channel } = format else { return None };
+    let index = ASTC.iter().position(|b| *b == block)? * 2;
+    let index = match channel {
+        C::Unorm => index,
+        C::UnormSrgb => index + 1,
+        C::Hdr => return None,
+    };
+    Some(W(W::ASTC4x4Unorm.0 + index as u32))
+}
+
 /// A texture view dimension; `Undefined` defaults to 2D. `None` for unknown
 /// values.
 pub(crate) fn view_dimension(dim: WGPUTextureViewDimension) -> Option<wgt::TextureViewDimension> {
@@ -144,6 +160,15 @@ mod tests {
         assert_eq!(texture_format(W::Undefined), None);
         assert_eq!(texture_format(W(W::ASTC12x12UnormSrgb.0 + 1)), None);
         assert_eq!(texture_format(W(0x7fff_ffff)), None);
+    }
+
+    #[test]
+    fn standard_format_inverts_texture_format() {
+        for raw in 1..=W::ASTC12x12UnormSrgb.0 {
+            let f = texture_format(W(raw)).unwrap();
+            assert_eq!(standard_format(f), Some(W(raw)), "{f:?}");
+        }
+        assert_eq!(standard_format(F::NV12), None);
     }
 
     #[test]

@@ -20,6 +20,27 @@ pub(crate) mod procs;
 mod queue;
 mod shader;
 
+/// Whether wgpu-native's relaxations of the standard are on: set
+/// `WGPU_SHIM_COMPAT=wgpu-native` (read once) for code written for
+/// wgpu-native. There is one: `wgpuBufferGetMappedRange` on a buffer mapped
+/// for reading returns the range (as a const reservation) instead of
+/// failing; wgpu-py reads mapped buffers that way.
+pub(crate) fn compat() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| {
+        let value = std::env::var("WGPU_SHIM_COMPAT").unwrap_or_default();
+        match value.as_str() {
+            "" => false,
+            "wgpu-native" => true,
+            other => {
+                crate::log::init();
+                ::log::warn!(target: "wgpu_shim", "WGPU_SHIM_COMPAT={other:?} is not known (the one value is wgpu-native): ignored");
+                false
+            }
+        }
+    })
+}
+
 /// The wgpu-native release whose `wgpu.h` this library provides
 /// (v29.0.1.1), encoded as `wgpuGetVersion` returns it: one byte each for
 /// major, minor, patch and hotfix.
