@@ -169,6 +169,7 @@ impl<'a> Str<'a> {
 /// # Safety
 /// `view.data` is NULL, or points at `view.length` readable bytes, or (with
 /// `length == WGPU_STRLEN`) at a NUL-terminated string.
+#[inline]
 pub(crate) unsafe fn str_arg<'a>(view: WGPUStringView, param: &str) -> ApiResult<Str<'a>> {
     let bytes: &[u8] = if view.data.is_null() {
         match view.length {

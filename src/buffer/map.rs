@@ -156,6 +156,11 @@ impl Buffer {
 
     /// Aborts a pending map (the buffer's last release).
     pub(crate) fn abort_pending_map(&self) {
+        // A buffer never mapped (nor asked to be) has no map to abort: no
+        // lock needed on the common create-and-release path.
+        if !self.tracked.is_set() {
+            return;
+        }
         if matches!(self.state.lock().phase, Phase::Pending { .. }) {
             self.unmap();
         }
