@@ -10,7 +10,7 @@ use crate::buffer::Buffer;
 use crate::callback::{SendFn, UserData};
 use crate::command_buffer::CommandBuffer;
 use crate::device::Device;
-use crate::futures::{Outcome, Source};
+use crate::futures::Outcome;
 use crate::handle::Object;
 
 /// A `WGPUQueue`. The wgpu-core queue belongs to the device.
@@ -213,14 +213,6 @@ pub unsafe extern "C" fn wgpuQueueOnSubmittedWorkDone(
             // SAFETY: the application's callback with its userdata.
             unsafe { f(status, boundary::out_str(message), ud.u1(), ud.u2()) };
         };
-        let registry = &device.instance.registry;
-        let source = Source::Queue(device.serial);
-        if device.work_done.is_idle() {
-            // Nothing issued is outstanding: done already, in one step.
-            return Ok(registry.register_done(mode, source, (), callback));
-        }
-        let (future, completer) = registry.register::<()>(mode, source, callback);
-        device.work_done.register(device, completer);
-        Ok(future)
+        Ok(device.work_done.register_future(device, mode, callback))
     })
 }

@@ -32,8 +32,9 @@ use std::sync::Arc;
 
 use parking_lot::Mutex;
 
+use crate::abi::WGPUFuture;
 use crate::device::Device;
-use crate::futures::{Completer, CompleterBatch};
+use crate::futures::{Completer, CompleterBatch, Mode, Outcome, Source};
 use crate::progress::Progress;
 
 /// The work-done state of one device's queue.
@@ -111,6 +112,49 @@ impl WorkDone {
     /// outstanding: a new future can complete at once.
     pub(crate) fn is_idle(&self) -> bool {
         self.state.lock().idle()
+    }
+
+    /// Registers a work-done future of `device` in its instance's registry,
+    /// with `callback`: the common cases take one state lock and one
+    /// registry lock — completed at once when the queue is idle, or joined
+    /// to the current generation's batch. A new batch goes through
+    /// [`WorkDone::register`].
+    pub(crate) fn register_future(
+        self: &Arc<Self>,
+        device: &Device,
+        mode: Mode,
+        callback: impl FnOnce(Outcome<()>) + Send + 'static,
+    ) -> WGPUFuture {
+        let registry = &device.instance.registry;
+        let source = Source::Queue(device.serial);
+        let mut st = self.state.lock();
+        if st.idle() {
+            drop(st);
+            // Nothing issued is outstanding: done already, in one step.
+            return registry.register_done(mode, source, (), callback);
+        }
+        let generation = st.issued;
+        let joined = match st.batches.last_mut().filter(|b| b.generation == generation) {
+            // The registry lock is taken inside the state lock, the order
+            // every completion uses too.
+            Some(batch) => Ok(registry.register_into(mode, source, callback, &mut batch.completers)),
+            None => Err(callback),
+        };
+        drop(st);
+        match joined {
+            Ok(Ok(future)) => future,
+            Ok(Err(refused)) => {
+                // The instance is closing: the callback runs now, outside
+                // the lock, as cancelled.
+                refused.cancel();
+                WGPUFuture { id: 0 }
+            }
+            Err(callback) => {
+                let (future, completer) = registry.register::<()>(mode, source, callback);
+                self.register(device, completer);
+                future
+            }
+        }
     }
 
     /// Completes `completer` once the queue work issued so far is done.

@@ -157,6 +157,20 @@ pub(crate) struct Completer<R: Send + 'static> {
     _result: std::marker::PhantomData<fn(R)>,
 }
 
+/// An operation the registry could not track (its instance is closing, or
+/// too many futures are pending): its callback must still run, as
+/// cancelled, once no internal lock is held.
+pub(crate) struct Refused(Option<Box<dyn Body>>);
+
+impl Refused {
+    /// Runs the callback with `CallbackCancelled`.
+    pub(crate) fn cancel(self) {
+        if let Some(body) = self.0 {
+            body.run(true);
+        }
+    }
+}
+
 /// A taken event, to be delivered outside the lock.
 pub(super) struct Taken {
     pub(super) seq: u64,
@@ -231,14 +245,49 @@ impl Registry {
         }
     }
 
+    /// Registers a pending operation whose completion `batch` carries: its
+    /// key goes straight into the batch, without a [`Completer`]. May be
+    /// called with other locks held (the work-done state): when the event
+    /// cannot be tracked, its callback is handed back in [`Refused`], to be
+    /// run once those are released.
+    pub(crate) fn register_into<R: Send + 'static>(
+        self: &Arc<Self>,
+        mode: Mode,
+        source: Source,
+        callback: impl FnOnce(Outcome<R>) + Send + 'static,
+        batch: &mut CompleterBatch<R>,
+    ) -> Result<WGPUFuture, Refused> {
+        let body: Box<dyn Body> = Box::new(Op { result: None::<R>, callback });
+        let (future, key) = self.try_insert(mode, source, body, false)?;
+        batch.push_key(self, key);
+        Ok(future)
+    }
+
     /// Adds an event, pending or (with its result in `body`) ready. `None`
     /// when it cannot be tracked: the callback has then run as cancelled.
     fn insert(&self, mode: Mode, source: Source, body: Box<dyn Body>, ready: bool) -> Option<(WGPUFuture, DefaultKey)> {
+        match self.try_insert(mode, source, body, ready) {
+            Ok(added) => Some(added),
+            Err(refused) => {
+                refused.cancel();
+                None
+            }
+        }
+    }
+
+    /// [`Registry::insert`], handing back the callback of an event that
+    /// cannot be tracked (instance closing, too many pending) instead of
+    /// running it.
+    fn try_insert(
+        &self,
+        mode: Mode,
+        source: Source,
+        body: Box<dyn Body>,
+        ready: bool,
+    ) -> Result<(WGPUFuture, DefaultKey), Refused> {
         let mut inner = self.inner.lock();
         if inner.closed {
-            drop(inner);
-            body.run(true);
-            return None;
+            return Err(Refused(Some(body)));
         }
         let seq = inner.next_seq;
         inner.next_seq += 1;
@@ -247,13 +296,10 @@ impl Registry {
         let (idx, version) = split(key.data().as_ffi());
         if idx > SLOT_MASK {
             // 16 million futures pending at once: refuse the 16,777,217th.
-            let ev = inner.events.remove(key);
+            let body = inner.events.remove(key).and_then(|mut e| e.body.take());
             drop(inner);
             log::error!(target: "wgpu_shim", "too many futures pending at once; the operation's callback gets CallbackCancelled");
-            if let Some(body) = ev.and_then(|mut e| e.body.take()) {
-                body.run(true);
-            }
-            return None;
+            return Err(Refused(body));
         }
         if inner.issued.len() <= idx as usize {
             inner.issued.resize(idx as usize + 1, 0);
@@ -263,7 +309,7 @@ impl Registry {
             inner.list_ready(mode, key);
         }
         let id = (u64::from(version) << 32) | u64::from(inner.tag << 24) | u64::from(idx);
-        Some((WGPUFuture { id }, key))
+        Ok((WGPUFuture { id }, key))
     }
 
     pub(super) fn lock(&self) -> MutexGuard<'_, Inner> {
@@ -497,6 +543,16 @@ impl<R: Clone + Send + 'static> CompleterBatch<R> {
 }
 
 impl<R: Send + 'static> CompleterBatch<R> {
+    /// Adds the event `key` of `registry` (see [`CompleterBatch::push`]).
+    fn push_key(&mut self, registry: &Arc<Registry>, key: DefaultKey) {
+        let same = self.registry.as_ref().is_none_or(|r| Arc::ptr_eq(r, registry));
+        debug_assert!(same, "a completer batch mixes registries");
+        if same {
+            self.registry.get_or_insert_with(|| registry.clone());
+            self.keys.push(key);
+        }
+    }
+
     fn finish_all(&mut self, mut result: impl FnMut() -> Option<R>) {
         let Some(registry) = self.registry.take() else { return };
         let keys = std::mem::take(&mut self.keys);
@@ -709,6 +765,52 @@ mod tests {
         });
         assert_eq!(f.id, 0);
         assert_eq!(cancelled.load(Ordering::SeqCst), 11);
+    }
+
+    #[test]
+    fn register_into_batch_completes_in_order_and_hands_back_when_closed() {
+        let reg = Registry::new();
+        let order = Arc::new(parking_lot::Mutex::new(Vec::new()));
+        let mut batch = CompleterBatch::<()>::default();
+        for i in 0..5 {
+            let o = order.clone();
+            let f = reg
+                .register_into(
+                    Mode::AllowProcessEvents,
+                    Source::Cpu,
+                    move |out: Outcome<()>| {
+                        assert!(matches!(out, Outcome::Done(())));
+                        o.lock().push(i);
+                    },
+                    &mut batch,
+                )
+                .ok()
+                .expect("an open registry tracks the event");
+            assert_ne!(f.id, 0);
+        }
+        reg.process_events();
+        assert!(order.lock().is_empty(), "nothing is ready before the batch completes");
+        batch.complete_all(());
+        reg.process_events();
+        assert_eq!(*order.lock(), vec![0, 1, 2, 3, 4]);
+        // Closed: the callback is handed back, not run, until `cancel`.
+        reg.close();
+        let (done, cancelled) = counter();
+        let c = cancelled.clone();
+        let mut batch = CompleterBatch::<()>::default();
+        let refused = reg.register_into(
+            Mode::WaitAnyOnly,
+            Source::Cpu,
+            move |out: Outcome<()>| {
+                assert!(matches!(out, Outcome::Cancelled));
+                c.fetch_add(1, Ordering::SeqCst);
+            },
+            &mut batch,
+        );
+        let Err(refused) = refused else { panic!("a closed registry refuses") };
+        assert_eq!(cancelled.load(Ordering::SeqCst), 0);
+        refused.cancel();
+        assert_eq!((done.load(Ordering::SeqCst), cancelled.load(Ordering::SeqCst)), (0, 1));
     }
 
     #[test]
