@@ -377,6 +377,13 @@ impl Registry {
     pub(crate) fn process_events(&self) {
         let taken = {
             let mut inner = self.inner.lock();
+            if !inner.ready_process.has_live() {
+                // The common case in a ProcessEvents loop: nothing to run
+                // (stale entries stay until the list is next drained or
+                // swept).
+                inner.sync_readiness();
+                return;
+            }
             let keys = inner.ready_process.drain();
             let taken = inner.take_for_delivery(&keys);
             inner.ready_process.recycle(keys);
