@@ -11,7 +11,8 @@
 //!   Errors that belong to the device timeline are reported as device errors
 //!   instead, by the object code.
 //! - Spontaneous callbacks completed during the call are delivered when it
-//!   returns, after every internal lock is released.
+//!   returns, after every internal lock is released; so are messages for
+//!   the log callback (wgpu.h) logged during the call.
 
 use std::ffi::{c_char, CStr};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -36,6 +37,7 @@ pub(crate) use reject;
 /// rejection policy above. `fallback` is returned when the call is rejected
 /// or panics.
 pub(crate) fn call<R>(func: &'static str, fallback: R, body: impl FnOnce() -> ApiResult<R>) -> R {
+    let counted = crate::native::log::enter();
     let out = match catch_unwind(AssertUnwindSafe(body)) {
         Ok(Ok(value)) => value,
         Ok(Err(Reject(why))) => {
@@ -55,6 +57,7 @@ pub(crate) fn call<R>(func: &'static str, fallback: R, body: impl FnOnce() -> Ap
         }
     };
     crate::futures::flush_spontaneous();
+    crate::native::log::leave(counted);
     out
 }
 

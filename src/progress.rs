@@ -133,8 +133,12 @@ impl Progress {
         });
         let thread_progress = progress.clone();
         let spawned = std::thread::Builder::new().name(format!("wgpu-shim progress ({name})")).spawn(move || {
+            // Messages for the log callback wait for this thread's flush
+            // points, where it holds no lock.
+            crate::native::log::mark_internal_thread();
             thread_progress.run(&global, device_id, &locks);
             thread_progress.finish();
+            crate::native::log::flush_queued();
         });
         match spawned {
             Ok(handle) => *progress.thread.lock() = Some(handle),
@@ -241,6 +245,7 @@ impl Progress {
                 self.polled.fetch_max(seen, Ordering::AcqRel);
             }
             crate::futures::flush_spontaneous();
+            crate::native::log::flush_queued();
             {
                 let st = self.state.lock();
                 if st.shutdown {
