@@ -236,11 +236,22 @@ impl Device {
                         self.0.end_op();
                     }
                 }
-                self.progress.begin_op();
+                self.progress.begin_op(true);
                 let end = EndOp(self.progress.clone());
                 self.global().queue_on_submitted_work_done(self.queue_id, Box::new(move || drop(end)));
             }
         }
+    }
+
+    /// Whether an operation whose callback has `mode` needs the progress
+    /// thread to move the device on: a spontaneous callback must arrive
+    /// without polling, an event loop waits on the readiness handle, and on
+    /// a device without direct waits WaitAny sleeps on the registry while
+    /// the thread polls. Otherwise the application's WaitAny (asleep on the
+    /// fence) or ProcessEvents polls the device itself; a WaitAny that
+    /// cannot sleep on the fence kicks the thread.
+    pub(crate) fn wants_progress(&self, mode: Mode) -> bool {
+        mode == Mode::AllowSpontaneous || self.fence_wake.is_none() || self.instance.registry.has_readiness()
     }
 
     /// Runs wgpu-core's maintenance once without waiting: completes work

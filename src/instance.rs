@@ -289,7 +289,15 @@ pub unsafe extern "C" fn wgpuInstanceWaitAny(
             let device = instance.device_by_serial(serial)?;
             Some(crate::direct_wait::DeviceSleep::new(device)?)
         };
-        instance.registry.wait_any(list, timeout_ns, &instance.rules, &find_sleeper).map_err(|why| reject!("{why}"))
+        let kick = |serial: u64| {
+            if let Some(device) = instance.device_by_serial(serial) {
+                device.progress.kick();
+            }
+        };
+        instance
+            .registry
+            .wait_any(list, timeout_ns, &instance.rules, &find_sleeper, &kick)
+            .map_err(|why| reject!("{why}"))
     })
 }
 

@@ -100,6 +100,13 @@ struct State {
     /// WaitAny threads sleeping on this device's fence themselves (they
     /// poll on every GPU progress, so the thread need not).
     direct: usize,
+    /// Some pending operation needs the thread: a spontaneous callback, a
+    /// readiness handle, a WaitAny that cannot sleep on the fence, a device
+    /// with no direct waits. Operations whose callbacks only the
+    /// application's own polling calls can deliver (WaitAny sleeping on the
+    /// fence, ProcessEvents) leave the thread asleep. Cleared when nothing
+    /// is pending.
+    wanted: bool,
     shutdown: bool,
 }
 
@@ -125,7 +132,7 @@ impl Progress {
         }
         let progress = Arc::new(Progress {
             polled: AtomicU64::new(0),
-            state: Mutex::new(State { pending: 0, direct: 0, shutdown: false }),
+            state: Mutex::new(State { pending: 0, direct: 0, wanted: false, shutdown: false }),
             cond: Condvar::new(),
             fence,
             thread: Mutex::new(None),
@@ -148,12 +155,25 @@ impl Progress {
         progress
     }
 
-    /// A queue operation was handed to wgpu-core: keep the device moving
-    /// until it completes.
-    pub(crate) fn begin_op(&self) {
+    /// A queue operation was handed to wgpu-core. With `wake`, the thread
+    /// keeps the device moving until every pending operation completes;
+    /// without, it stays asleep until [`Progress::kick`]: the application's
+    /// own WaitAny (on the fence) or ProcessEvents polls for it.
+    pub(crate) fn begin_op(&self, wake: bool) {
         let mut st = self.state.lock();
         st.pending += 1;
-        if st.pending == 1 {
+        if wake && !st.wanted {
+            st.wanted = true;
+            self.cond.notify_one();
+        }
+    }
+
+    /// Wakes the thread for the pending operations (a WaitAny that cannot
+    /// sleep on the fence, a spontaneous future joining a batch).
+    pub(crate) fn kick(&self) {
+        let mut st = self.state.lock();
+        if st.pending > 0 && !st.wanted {
+            st.wanted = true;
             self.cond.notify_one();
         }
     }
@@ -162,6 +182,9 @@ impl Progress {
     pub(crate) fn end_op(&self) {
         let mut st = self.state.lock();
         st.pending = st.pending.saturating_sub(1);
+        if st.pending == 0 {
+            st.wanted = false;
+        }
     }
 
     /// A WaitAny thread starts sleeping on the device fence itself: the
@@ -174,7 +197,7 @@ impl Progress {
     pub(crate) fn leave_direct(&self) {
         let mut st = self.state.lock();
         st.direct = st.direct.saturating_sub(1);
-        if st.direct == 0 && st.pending > 0 {
+        if st.direct == 0 && st.pending > 0 && st.wanted {
             self.cond.notify_one();
         }
     }
@@ -228,7 +251,7 @@ impl Progress {
         loop {
             {
                 let mut st = self.state.lock();
-                while (st.pending == 0 || st.direct > 0) && !st.shutdown {
+                while (st.pending == 0 || st.direct > 0 || !st.wanted) && !st.shutdown {
                     self.cond.wait(&mut st);
                 }
                 if st.shutdown {
@@ -251,7 +274,7 @@ impl Progress {
                 if st.shutdown {
                     return;
                 }
-                if st.pending == 0 || st.direct > 0 {
+                if st.pending == 0 || st.direct > 0 || !st.wanted {
                     continue;
                 }
             }

@@ -142,7 +142,14 @@ impl WorkDone {
         };
         drop(st);
         match joined {
-            Ok(Ok(future)) => future,
+            Ok(Ok(future)) => {
+                // The batch's operation may have left the progress thread
+                // asleep; this future may need it.
+                if device.wants_progress(mode) {
+                    device.progress.kick();
+                }
+                future
+            }
             Ok(Err(refused)) => {
                 // The instance is closing: the callback runs now, outside
                 // the lock, as cancelled.
@@ -151,15 +158,27 @@ impl WorkDone {
             }
             Err(callback) => {
                 let (future, completer) = registry.register::<()>(mode, source, callback);
-                self.register(device, completer);
+                self.register(device, completer, mode);
                 future
             }
         }
     }
 
-    /// Completes `completer` once the queue work issued so far is done.
-    pub(crate) fn register(self: &Arc<Self>, device: &Device, completer: Completer<()>) {
-        let Some(completer) = self.complete_or_join(&mut self.state.lock(), completer) else { return };
+    /// Completes `completer` (of a future whose callback has `mode`) once
+    /// the queue work issued so far is done.
+    pub(crate) fn register(self: &Arc<Self>, device: &Device, completer: Completer<()>, mode: Mode) {
+        let wake = device.wants_progress(mode);
+        // Joined a batch (or completed at once): the batch's operation may
+        // have left the progress thread asleep.
+        let joined = || {
+            if wake {
+                device.progress.kick();
+            }
+        };
+        let Some(completer) = self.complete_or_join(&mut self.state.lock(), completer) else {
+            joined();
+            return;
+        };
         // A new batch. Batches are handed to wgpu-core in the order they are
         // made (`order`), so their closures run in that order too: a later
         // batch cannot complete before an earlier one that some call already
@@ -167,7 +186,12 @@ impl WorkDone {
         let _order = self.order.lock();
         let mut st = self.state.lock();
         // Another thread may have made a batch for this generation meanwhile.
-        let Some(completer) = self.complete_or_join(&mut st, completer) else { return };
+        let Some(completer) = self.complete_or_join(&mut st, completer) else {
+            drop(st);
+            drop(_order);
+            joined();
+            return;
+        };
         let id = st.next_batch;
         st.next_batch += 1;
         let mut completers = CompleterBatch::default();
@@ -176,7 +200,7 @@ impl WorkDone {
         st.batches.push(Batch { id, generation, completers });
         drop(st);
 
-        device.progress.begin_op();
+        device.progress.begin_op(wake);
         let mut guard = BatchGuard { work_done: self.clone(), progress: device.progress.clone(), id, fired: false };
         let waits_for = device.global().queue_on_submitted_work_done(device.queue_id, Box::new(move || guard.fire()));
         drop(_order);

@@ -380,7 +380,7 @@ pub(crate) unsafe fn map_async(
     state.phase = Phase::Pending { generation, write, offset, size: range_size, completer: Some(completer) };
     drop(state);
 
-    device.progress.begin_op();
+    device.progress.begin_op(device.wants_progress(cb_mode));
     let weak = Arc::downgrade(&buffer);
     let progress = device.progress.clone();
     let op = wgpu_core::resource::BufferMapOperation {

@@ -146,6 +146,9 @@ pub(crate) struct Registry {
     pub(super) inner: Mutex<Inner>,
     /// Signalled whenever an event becomes ready or a delivery finishes.
     pub(super) changed: Condvar,
+    /// The instance has a readiness handle (an event loop waits on it, so
+    /// devices must move on by themselves).
+    has_readiness: bool,
 }
 
 /// The right to complete one event, held by whoever will finish the
@@ -190,6 +193,7 @@ impl Registry {
     pub(crate) fn with_readiness(readiness: Option<Readiness>) -> Arc<Registry> {
         static NEXT_TAG: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
         let tag = NEXT_TAG.fetch_add(1, std::sync::atomic::Ordering::Relaxed) % 255 + 1;
+        let has_readiness = readiness.is_some();
         Arc::new(Registry {
             inner: Mutex::new(Inner {
                 tag,
@@ -203,6 +207,7 @@ impl Registry {
                 readiness,
             }),
             changed: Condvar::new(),
+            has_readiness,
         })
     }
 
@@ -243,6 +248,11 @@ impl Registry {
             }
             None => WGPUFuture { id: 0 },
         }
+    }
+
+    /// Whether the instance has a readiness handle.
+    pub(crate) fn has_readiness(&self) -> bool {
+        self.has_readiness
     }
 
     /// Registers a pending operation whose completion `batch` carries: its

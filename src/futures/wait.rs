@@ -49,6 +49,7 @@ impl Registry {
         timeout_ns: u64,
         rules: &WaitRules,
         find_sleeper: FindSleeper<'_>,
+        kick: &dyn Fn(u64),
     ) -> Result<WGPUWaitStatus, String> {
         if infos.is_empty() {
             return Ok(WGPUWaitStatus::Success);
@@ -88,6 +89,7 @@ impl Registry {
         }
 
         let mut expired = false;
+        let mut kicked = false;
         // (queue serial, its sleeper) once looked up; `None` inside when the
         // device has no direct sleeps or they failed.
         let mut direct: Option<(u64, Option<Arc<dyn DirectSleep>>)> = None;
@@ -96,8 +98,9 @@ impl Registry {
             let mut others_delivering = false;
             let mut mine = Vec::new();
             // The one queue the pending listed futures wait on (`Err` for
-            // several).
+            // several), and all of them.
             let mut queue: Option<Result<u64, ()>> = None;
+            let mut queues: Vec<u64> = Vec::new();
             for (i, info) in infos.iter_mut().enumerate() {
                 match inner.lookup(info.future.id) {
                     Lookup::Completed | Lookup::Unknown => {
@@ -107,6 +110,9 @@ impl Registry {
                     Lookup::Live(key) => match inner.events[key].state {
                         State::Pending => {
                             if let Source::Queue(serial) = inner.events[key].source {
+                                if !queues.contains(&serial) {
+                                    queues.push(serial);
+                                }
                                 if queue.is_some_and(|q| q != Ok(serial)) {
                                     queue = Some(Err(()));
                                 } else {
@@ -152,6 +158,10 @@ impl Registry {
                 return Ok(WGPUWaitStatus::Success);
             }
             if timeout_ns == 0 || expired {
+                // A poll: make sure the devices move on without this thread
+                // (their progress threads may be standing by).
+                drop(inner);
+                queues.iter().for_each(|&q| kick(q));
                 return Ok(WGPUWaitStatus::TimedOut);
             }
             if let Some(Ok(serial)) = queue {
@@ -175,6 +185,17 @@ impl Registry {
                     expired = deadline.is_some_and(|d| Instant::now() >= d);
                     continue;
                 }
+            }
+            // No direct sleep: the devices' progress threads poll and
+            // complete the futures. They are woken once per wait, outside
+            // the registry lock (kicking takes other locks); the futures are
+            // scanned again afterwards, so a completion meanwhile is seen.
+            if !kicked && !queues.is_empty() {
+                kicked = true;
+                drop(inner);
+                queues.iter().for_each(|&q| kick(q));
+                inner = self.lock();
+                continue;
             }
             match deadline {
                 None => self.changed.wait(&mut inner),
@@ -213,18 +234,18 @@ mod tests {
             r2.fetch_add(10, Ordering::SeqCst);
         });
         let mut list = [info(f1)];
-        assert_eq!(reg.wait_any(&mut list, 0, &RULES, &|_| None), Ok(WGPUWaitStatus::TimedOut));
+        assert_eq!(reg.wait_any(&mut list, 0, &RULES, &|_| None, &|_| {}), Ok(WGPUWaitStatus::TimedOut));
         assert_eq!(list[0].completed, 0);
         c1.complete(());
         c2.complete(());
-        assert_eq!(reg.wait_any(&mut list, 0, &RULES, &|_| None), Ok(WGPUWaitStatus::Success));
+        assert_eq!(reg.wait_any(&mut list, 0, &RULES, &|_| None, &|_| {}), Ok(WGPUWaitStatus::Success));
         assert_eq!((list[0].completed, runs.load(Ordering::SeqCst)), (1, 1));
         // Waiting again: success, no second call.
         let mut again = [info(f1)];
-        assert_eq!(reg.wait_any(&mut again, 1_000, &RULES, &|_| None), Ok(WGPUWaitStatus::Success));
+        assert_eq!(reg.wait_any(&mut again, 1_000, &RULES, &|_| None, &|_| {}), Ok(WGPUWaitStatus::Success));
         assert_eq!((again[0].completed, runs.load(Ordering::SeqCst)), (1, 1));
         let mut second = [info(f2)];
-        assert_eq!(reg.wait_any(&mut second, u64::MAX, &RULES, &|_| None), Ok(WGPUWaitStatus::Success));
+        assert_eq!(reg.wait_any(&mut second, u64::MAX, &RULES, &|_| None, &|_| {}), Ok(WGPUWaitStatus::Success));
         assert_eq!(runs.load(Ordering::SeqCst), 11);
     }
 
@@ -234,15 +255,15 @@ mod tests {
         let (f, _c) = reg.register::<()>(Mode::WaitAnyOnly, Source::Queue(1), |_| {});
         let (g, _d) = reg.register::<()>(Mode::WaitAnyOnly, Source::Cpu, |_| {});
         let untimed = WaitRules { timed: false, ..RULES };
-        assert!(reg.wait_any(&mut [info(f)], 5, &untimed, &|_| None).is_err());
-        assert!(reg.wait_any(&mut [info(f), info(g)], 5, &RULES, &|_| None).is_err(), "mixed sources");
-        assert_eq!(reg.wait_any(&mut [info(f), info(g)], 0, &RULES, &|_| None), Ok(WGPUWaitStatus::TimedOut));
-        assert!(reg.wait_any(&mut [info(f); 5], 5, &RULES, &|_| None).is_err(), "over the count");
-        assert!(reg.wait_any(&mut [info(WGPUFuture { id: 0 })], 0, &RULES, &|_| None).is_err());
+        assert!(reg.wait_any(&mut [info(f)], 5, &untimed, &|_| None, &|_| {}).is_err());
+        assert!(reg.wait_any(&mut [info(f), info(g)], 5, &RULES, &|_| None, &|_| {}).is_err(), "mixed sources");
+        assert_eq!(reg.wait_any(&mut [info(f), info(g)], 0, &RULES, &|_| None, &|_| {}), Ok(WGPUWaitStatus::TimedOut));
+        assert!(reg.wait_any(&mut [info(f); 5], 5, &RULES, &|_| None, &|_| {}).is_err(), "over the count");
+        assert!(reg.wait_any(&mut [info(WGPUFuture { id: 0 })], 0, &RULES, &|_| None, &|_| {}).is_err());
         let start = Instant::now();
-        assert_eq!(reg.wait_any(&mut [info(f)], 20_000_000, &RULES, &|_| None), Ok(WGPUWaitStatus::TimedOut));
+        assert_eq!(reg.wait_any(&mut [info(f)], 20_000_000, &RULES, &|_| None, &|_| {}), Ok(WGPUWaitStatus::TimedOut));
         assert!(start.elapsed() >= Duration::from_millis(20));
-        assert_eq!(reg.wait_any(&mut [], u64::MAX, &RULES, &|_| None), Ok(WGPUWaitStatus::Success));
+        assert_eq!(reg.wait_any(&mut [], u64::MAX, &RULES, &|_| None, &|_| {}), Ok(WGPUWaitStatus::Success));
     }
 
     #[test]
@@ -259,7 +280,7 @@ mod tests {
             std::thread::sleep(Duration::from_millis(30));
             c.complete(42);
         });
-        assert_eq!(reg.wait_any(&mut [info(f)], u64::MAX, &RULES, &|_| None), Ok(WGPUWaitStatus::Success));
+        assert_eq!(reg.wait_any(&mut [info(f)], u64::MAX, &RULES, &|_| None, &|_| {}), Ok(WGPUWaitStatus::Success));
         assert_eq!(got.load(Ordering::SeqCst), 42);
         t.join().unwrap();
     }
@@ -321,7 +342,7 @@ mod tests {
             while list.iter().any(|i| i.completed == 0) {
                 let mut pending: Vec<_> = list.iter().copied().filter(|i| i.completed == 0).collect();
                 let mixed = WaitRules { mixed_sources: true, ..RULES };
-                assert_eq!(reg.wait_any(&mut pending, u64::MAX, &mixed, &find), Ok(WGPUWaitStatus::Success));
+                assert_eq!(reg.wait_any(&mut pending, u64::MAX, &mixed, &find, &|_| {}), Ok(WGPUWaitStatus::Success));
                 for p in pending.iter().filter(|p| p.completed != 0) {
                     for l in list.iter_mut().filter(|l| l.future.id == p.future.id) {
                         l.completed = 1;

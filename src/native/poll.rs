@@ -147,11 +147,12 @@ fn wait_for_all(device: &Arc<Device>) {
         // The instance is closing: there is nothing left to wait for.
         return;
     }
-    device.work_done.register(device, completer);
+    device.work_done.register(device, completer, Mode::WaitAnyOnly);
     let mut list = [WGPUFutureWaitInfo { future, completed: 0 }];
     let rules = WaitRules { timed: true, max_count: 1, mixed_sources: false };
     let find_sleeper = |_serial: u64| -> Option<Arc<dyn DirectSleep>> { Some(DeviceSleep::new(device.clone())?) };
-    if let Err(why) = registry.wait_any(&mut list, u64::MAX, &rules, &find_sleeper) {
+    let kick = |_serial: u64| device.progress.kick();
+    if let Err(why) = registry.wait_any(&mut list, u64::MAX, &rules, &find_sleeper, &kick) {
         log::warn!(target: "wgpu_shim", "wgpuDevicePoll: the wait failed: {why}");
     }
 }
