@@ -241,9 +241,12 @@ impl Registry {
         let body: Box<dyn Body> = Box::new(Op { result: Some(result), callback });
         match self.insert(mode, source, body, true) {
             Some((future, _)) => {
-                // No sleeper waits for a future that did not exist when its
-                // WaitAny began: nobody to wake.
-                self.after_ready(mode == Mode::AllowSpontaneous, None);
+                // Nobody waits for a future that did not exist when their
+                // wait began (WaitAny lists existing futures only): no
+                // condition variable or sleeper to wake.
+                if mode == Mode::AllowSpontaneous {
+                    super::note_spontaneous(self);
+                }
                 future
             }
             None => WGPUFuture { id: 0 },
