@@ -708,7 +708,8 @@ def main() -> int:
         "",
         f"Reproduce: `{REPRODUCE}` (a machine without network, with prebuilt binaries: "
         "`python3 benches/run.py --label h200 --bench-bin bench --shim-lib libwgpu_shim.so "
-        "--native-lib libwgpu_native-release.so --driver-wait-bin driver_wait`, then `python3 benches/report.py`).",
+        "--native-lib libwgpu_native-release.so --driver-wait-bin driver_wait --core-floor-bin core_floor --cpus 2-9 "
+        "--overhead-rounds 15`, then `python3 benches/report.py`).",
         "",
         "Targets (issue 4; measured against wgpu-native v29 on an NVIDIA H200): map round trip ≤ 45 µs median and "
         "within 1.2× of the spin while the waiting thread's CPU/wall ≤ 0.05; wake-up within 20 µs of a spin; "
