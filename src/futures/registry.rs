@@ -272,7 +272,11 @@ impl Registry {
     ) -> Result<WGPUFuture, Refused> {
         let body: Box<dyn Body> = Box::new(Op { result: None::<R>, callback });
         let (future, key) = self.try_insert(mode, source, body, false)?;
-        batch.push_key(self, key);
+        if let Err(key) = batch.push_key(self, key) {
+            // Another registry's batch (never the case: one device's queue
+            // is one instance's): cancel the event rather than lose it.
+            drop(Completer::<R> { registry: self.clone(), key: Some(key), _result: Default::default() });
+        }
         Ok(future)
     }
 
@@ -544,14 +548,10 @@ impl<R: Clone + Send + 'static> CompleterBatch<R> {
     /// (one device's queue is one instance's); a completer of another is
     /// dropped, which cancels its event rather than losing it.
     pub(crate) fn push(&mut self, mut completer: Completer<R>) {
-        let same = self.registry.as_ref().is_none_or(|r| Arc::ptr_eq(r, &completer.registry));
-        debug_assert!(same, "a completer batch mixes registries");
-        if !same {
-            return;
-        }
         if let Some(key) = completer.key.take() {
-            self.registry.get_or_insert_with(|| completer.registry.clone());
-            self.keys.push(key);
+            // Refused: the completer keeps its key, and dropping it cancels
+            // the event.
+            completer.key = self.push_key(&completer.registry, key).err();
         }
     }
 
@@ -563,14 +563,18 @@ impl<R: Clone + Send + 'static> CompleterBatch<R> {
 }
 
 impl<R: Send + 'static> CompleterBatch<R> {
-    /// Adds the event `key` of `registry` (see [`CompleterBatch::push`]).
-    fn push_key(&mut self, registry: &Arc<Registry>, key: DefaultKey) {
+    /// Adds the event `key` of `registry` (see [`CompleterBatch::push`]);
+    /// gives the key back when it belongs to another registry than the
+    /// batch's.
+    fn push_key(&mut self, registry: &Arc<Registry>, key: DefaultKey) -> Result<(), DefaultKey> {
         let same = self.registry.as_ref().is_none_or(|r| Arc::ptr_eq(r, registry));
         debug_assert!(same, "a completer batch mixes registries");
-        if same {
-            self.registry.get_or_insert_with(|| registry.clone());
-            self.keys.push(key);
+        if !same {
+            return Err(key);
         }
+        self.registry.get_or_insert_with(|| registry.clone());
+        self.keys.push(key);
+        Ok(())
     }
 
     fn finish_all(&mut self, mut result: impl FnMut() -> Option<R>) {
