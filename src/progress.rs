@@ -17,7 +17,7 @@
 //! the thread never needs waking for it. Elsewhere (no timeline semaphores)
 //! the thread polls every `WAIT_SLICE` while work is pending.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -87,6 +87,10 @@ pub(crate) struct Progress {
     /// poll began): polling again for it would find nothing new.
     polled: AtomicU64,
     state: Mutex<State>,
+    /// `State::wanted`, readable without the lock: a kick while the thread
+    /// is already wanted (every spontaneous future joining a batch kicks)
+    /// costs one load.
+    wanted_hint: AtomicBool,
     cond: Condvar,
     fence: Option<RawFence>,
     thread: Mutex<Option<std::thread::JoinHandle<()>>>,
@@ -133,6 +137,7 @@ impl Progress {
         let progress = Arc::new(Progress {
             polled: AtomicU64::new(0),
             state: Mutex::new(State { pending: 0, direct: 0, wanted: false, shutdown: false }),
+            wanted_hint: AtomicBool::new(false),
             cond: Condvar::new(),
             fence,
             thread: Mutex::new(None),
@@ -163,17 +168,28 @@ impl Progress {
         let mut st = self.state.lock();
         st.pending += 1;
         if wake && !st.wanted {
-            st.wanted = true;
+            self.set_wanted(&mut st, true);
             self.cond.notify_one();
         }
+    }
+
+    /// Sets `State::wanted` and its hint (under the state lock).
+    fn set_wanted(&self, st: &mut State, wanted: bool) {
+        st.wanted = wanted;
+        self.wanted_hint.store(wanted, Ordering::Release);
     }
 
     /// Wakes the thread for the pending operations (a WaitAny that cannot
     /// sleep on the fence, a spontaneous future joining a batch).
     pub(crate) fn kick(&self) {
+        if self.wanted_hint.load(Ordering::Acquire) {
+            // Awake and polling until every pending operation completes,
+            // the caller's included.
+            return;
+        }
         let mut st = self.state.lock();
         if st.pending > 0 && !st.wanted {
-            st.wanted = true;
+            self.set_wanted(&mut st, true);
             self.cond.notify_one();
         }
     }
@@ -183,7 +199,7 @@ impl Progress {
         let mut st = self.state.lock();
         st.pending = st.pending.saturating_sub(1);
         if st.pending == 0 {
-            st.wanted = false;
+            self.set_wanted(&mut st, false);
         }
     }
 
