@@ -34,12 +34,18 @@ use parking_lot::Mutex;
 
 use crate::abi::WGPUFuture;
 use crate::device::Device;
-use crate::futures::{Completer, CompleterBatch, Mode, Outcome, Source};
+use crate::futures::{BatchId, Joined, Mode, Outcome, Registry, Source};
 use crate::progress::Progress;
 
 /// The work-done state of one device's queue.
 pub(crate) struct WorkDone {
     state: Mutex<State>,
+    /// `State::issued`, readable without the lock.
+    issued: AtomicU64,
+    /// The generation of the newest batch not fired yet (0: none), readable
+    /// without the lock: a future registered while it equals `issued` joins
+    /// that batch with the registry lock alone.
+    open: AtomicU64,
     /// The newest submission index a submit returned (`wgpuDevicePoll`
     /// checks the indices it is given against it).
     last_submission: AtomicU64,
@@ -54,10 +60,9 @@ struct State {
     issued: u64,
     /// Every generation up to this one is known complete.
     done: u64,
-    /// Batches registered and not fired yet, oldest first (rarely more
-    /// than two).
-    batches: Vec<Batch>,
-    next_batch: u64,
+    /// The generations of the batches registered and not fired yet, oldest
+    /// first (rarely more than two). A generation has at most one batch.
+    batches: Vec<u64>,
 }
 
 impl State {
@@ -68,25 +73,22 @@ impl State {
     }
 }
 
-struct Batch {
-    id: u64,
-    generation: u64,
-    completers: CompleterBatch<()>,
-}
-
 /// Owned by the wgpu-core closure of one batch: completes it when called,
 /// cancels it when wgpu-core drops the closure without calling it.
 struct BatchGuard {
     work_done: Arc<WorkDone>,
+    registry: Arc<Registry>,
     progress: Arc<Progress>,
-    id: u64,
+    id: BatchId,
     fired: bool,
 }
 
 impl WorkDone {
     pub(crate) fn new() -> Arc<WorkDone> {
         Arc::new(WorkDone {
-            state: Mutex::new(State { issued: 1, done: 0, batches: Vec::new(), next_batch: 0 }),
+            state: Mutex::new(State { issued: 1, done: 0, batches: Vec::new() }),
+            issued: AtomicU64::new(1),
+            open: AtomicU64::new(0),
             order: Mutex::new(()),
             last_submission: AtomicU64::new(0),
         })
@@ -95,7 +97,9 @@ impl WorkDone {
     /// Counts a call that gave the queue work; called after wgpu-core
     /// returned from it.
     pub(crate) fn note_work(&self) {
-        self.state.lock().issued += 1;
+        let mut st = self.state.lock();
+        st.issued += 1;
+        self.issued.store(st.issued, Ordering::Release);
     }
 
     /// Records the index a submit returned.
@@ -115,126 +119,153 @@ impl WorkDone {
     }
 
     /// Registers a work-done future of `device` in its instance's registry,
-    /// with `callback`: the common cases take one state lock and one
-    /// registry lock — completed at once when the queue is idle, or joined
-    /// to the current generation's batch. A new batch goes through
-    /// [`WorkDone::register`].
-    pub(crate) fn register_future(
+    /// with `callback`. The common cases take one lock: joining the batch of
+    /// the current generation takes the registry lock alone; completing at
+    /// once, when the queue is idle, takes the state lock and then the
+    /// registry lock.
+    pub(crate) fn register_future<F: FnOnce(Outcome<()>) + Send + 'static>(
         self: &Arc<Self>,
         device: &Device,
         mode: Mode,
-        callback: impl FnOnce(Outcome<()>) + Send + 'static,
+        callback: F,
     ) -> WGPUFuture {
         let registry = &device.instance.registry;
         let source = Source::Queue(device.serial);
-        let mut st = self.state.lock();
+        let id = |generation| BatchId { queue: device.serial, generation };
+        // A batch of the current generation is open: join it. Should it have
+        // fired meanwhile, the registry says so and the state decides.
+        let generation = self.issued.load(Ordering::Acquire);
+        let callback = if self.open.load(Ordering::Acquire) == generation {
+            match registry.join_batch(id(generation), mode, source, callback) {
+                Joined::Future(future) => return self.joined(device, mode, future),
+                Joined::Refused(refused) => return cancelled(refused),
+                Joined::Closed(callback) => callback,
+            }
+        } else {
+            callback
+        };
+        let st = self.state.lock();
         if st.idle() {
             drop(st);
             // Nothing issued is outstanding: done already, in one step.
             return registry.register_done(mode, source, (), callback);
         }
         let generation = st.issued;
-        let joined = match st.batches.last_mut().filter(|b| b.generation == generation) {
-            // The registry lock is taken inside the state lock, the order
-            // every completion uses too.
-            Some(batch) => Ok(registry.register_into(mode, source, callback, &mut batch.completers)),
-            None => Err(callback),
-        };
-        drop(st);
-        match joined {
-            Ok(Ok(future)) => {
-                // The batch's operation may have left the progress thread
-                // asleep; this future may need it.
-                if device.wants_progress(mode) {
-                    device.progress.kick();
-                }
-                future
-            }
-            Ok(Err(refused)) => {
-                // The instance is closing: the callback runs now, outside
-                // the lock, as cancelled.
-                refused.cancel();
-                WGPUFuture { id: 0 }
-            }
-            Err(callback) => {
-                let (future, completer) = registry.register::<()>(mode, source, callback);
-                self.register(device, completer, mode);
-                future
-            }
+        if st.batches.last() == Some(&generation) {
+            // Under the state lock the batch cannot fire: it is open.
+            let joined = registry.join_batch(id(generation), mode, source, callback);
+            drop(st);
+            return self.settle(device, mode, joined);
         }
+        drop(st);
+        self.new_batch(device, mode, callback)
     }
 
-    /// Completes `completer` (of a future whose callback has `mode`) once
-    /// the queue work issued so far is done.
-    pub(crate) fn register(self: &Arc<Self>, device: &Device, completer: Completer<()>, mode: Mode) {
-        let wake = device.wants_progress(mode);
-        // Joined a batch (or completed at once): the batch's operation may
-        // have left the progress thread asleep.
-        let joined = || {
-            if wake {
-                device.progress.kick();
+    /// Makes a batch for the current generation with the future of
+    /// `callback` in it, and hands it to wgpu-core.
+    fn new_batch<F: FnOnce(Outcome<()>) + Send + 'static>(
+        self: &Arc<Self>,
+        device: &Device,
+        mode: Mode,
+        callback: F,
+    ) -> WGPUFuture {
+        let registry = &device.instance.registry;
+        let source = Source::Queue(device.serial);
+        // Batches are handed to wgpu-core in the order they are made
+        // (`order`), so their closures run in that order too: a later batch
+        // cannot complete before an earlier one that some call already
+        // joined.
+        let order = self.order.lock();
+        let mut st = self.state.lock();
+        // Another thread may have made the batch, or finished the work,
+        // meanwhile.
+        if st.idle() {
+            drop(st);
+            drop(order);
+            return registry.register_done(mode, source, (), callback);
+        }
+        let id = BatchId { queue: device.serial, generation: st.issued };
+        if st.batches.last() == Some(&id.generation) {
+            let joined = registry.join_batch(id, mode, source, callback);
+            drop(st);
+            drop(order);
+            return self.settle(device, mode, joined);
+        }
+        let future = match registry.open_batch(id, mode, source, callback) {
+            Ok(future) => future,
+            Err(refused) => {
+                drop(st);
+                drop(order);
+                return cancelled(refused);
             }
         };
-        let Some(completer) = self.complete_or_join(&mut self.state.lock(), completer) else {
-            joined();
-            return;
-        };
-        // A new batch. Batches are handed to wgpu-core in the order they are
-        // made (`order`), so their closures run in that order too: a later
-        // batch cannot complete before an earlier one that some call already
-        // joined.
-        let _order = self.order.lock();
-        let mut st = self.state.lock();
-        // Another thread may have made a batch for this generation meanwhile.
-        let Some(completer) = self.complete_or_join(&mut st, completer) else {
-            drop(st);
-            drop(_order);
-            joined();
-            return;
-        };
-        let id = st.next_batch;
-        st.next_batch += 1;
-        let mut completers = CompleterBatch::default();
-        completers.push(completer);
-        let generation = st.issued;
-        st.batches.push(Batch { id, generation, completers });
+        st.batches.push(id.generation);
+        self.open.store(id.generation, Ordering::Release);
         drop(st);
 
-        device.progress.begin_op(wake);
-        let mut guard = BatchGuard { work_done: self.clone(), progress: device.progress.clone(), id, fired: false };
+        device.progress.begin_op(device.wants_progress(mode));
+        let mut guard = BatchGuard {
+            work_done: self.clone(),
+            registry: registry.clone(),
+            progress: device.progress.clone(),
+            id,
+            fired: false,
+        };
         let waits_for = device.global().queue_on_submitted_work_done(device.queue_id, Box::new(move || guard.fire()));
-        drop(_order);
+        drop(order);
         if waits_for == 0 {
             // Nothing in flight: wgpu-core calls the closure at its next
             // poll, which is now.
             device.poll_now();
         }
+        future
     }
 
-    /// Completes `completer` at once when nothing is outstanding, or adds it
-    /// to the batch of the current generation; gives it back when a new
-    /// batch is needed.
-    fn complete_or_join(&self, st: &mut State, completer: Completer<()>) -> Option<Completer<()>> {
-        if st.idle() {
-            completer.complete(());
-            return None;
-        }
-        let generation = st.issued;
-        match st.batches.last_mut().filter(|b| b.generation == generation) {
-            Some(batch) => {
-                batch.completers.push(completer);
-                None
+    /// The outcome of joining a batch known to be open (under the state
+    /// lock, which keeps it from firing).
+    fn settle<F: FnOnce(Outcome<()>) + Send + 'static>(
+        &self,
+        device: &Device,
+        mode: Mode,
+        joined: Joined<F>,
+    ) -> WGPUFuture {
+        match joined {
+            Joined::Future(future) => self.joined(device, mode, future),
+            Joined::Refused(refused) => cancelled(refused),
+            Joined::Closed(callback) => {
+                // Never the case. A closed batch has fired: its work is done.
+                log::error!(target: "wgpu_shim", "internal error: a work-done batch closed while held open");
+                device.instance.registry.register_done(mode, Source::Queue(device.serial), (), callback)
             }
-            None => Some(completer),
         }
     }
 
-    /// Takes batch `id` out (under the lock, which the caller keeps while
-    /// completing it).
-    fn take(st: &mut State, id: u64) -> Option<Batch> {
-        let i = st.batches.iter().position(|b| b.id == id)?;
-        Some(st.batches.remove(i))
+    /// A future joined a batch: the batch's operation may have left the
+    /// progress thread asleep, and this future may need it.
+    fn joined(&self, device: &Device, mode: Mode, future: WGPUFuture) -> WGPUFuture {
+        if device.wants_progress(mode) {
+            device.progress.kick();
+        }
+        future
     }
+
+    /// Removes the batch of `generation` (under the lock, which the caller
+    /// keeps while completing it); whether it was outstanding.
+    fn take(&self, st: &mut State, generation: u64) -> bool {
+        let Some(i) = st.batches.iter().position(|&g| g == generation) else { return false };
+        st.batches.remove(i);
+        if self.open.load(Ordering::Relaxed) == generation {
+            self.open.store(0, Ordering::Release);
+        }
+        true
+    }
+}
+
+/// A callback the registry refused runs now, outside every lock, as
+/// cancelled; the operation returns the null future.
+fn cancelled(refused: crate::futures::Refused) -> WGPUFuture {
+    refused.cancel();
+    WGPUFuture { id: 0 }
 }
 
 impl BatchGuard {
@@ -242,9 +273,11 @@ impl BatchGuard {
         self.fired = true;
         self.progress.end_op();
         let mut st = self.work_done.state.lock();
-        if let Some(batch) = WorkDone::take(&mut st, self.id) {
-            st.done = st.done.max(batch.generation);
-            batch.completers.complete_all(());
+        if self.work_done.take(&mut st, self.id.generation) {
+            st.done = st.done.max(self.id.generation);
+            // Completed under the state lock: a future registered once it is
+            // released finds the queue idle and completes after these.
+            self.registry.finish_batch(self.id, true);
         }
     }
 }
@@ -257,7 +290,10 @@ impl Drop for BatchGuard {
         // wgpu-core dropped the closure uncalled (its device went away):
         // the batch's callbacks get CallbackCancelled.
         self.progress.end_op();
-        let batch = WorkDone::take(&mut self.work_done.state.lock(), self.id);
-        drop(batch);
+        let mut st = self.work_done.state.lock();
+        if self.work_done.take(&mut st, self.id.generation) {
+            log::debug!(target: "wgpu_shim", "queue work ended without a result; its callbacks get CallbackCancelled");
+            self.registry.finish_batch(self.id, false);
+        }
     }
 }

@@ -4,13 +4,17 @@
 //! See `docs/ARCHITECTURE.md` for how a completion travels from wgpu-core to
 //! the application's callback.
 
+mod batch;
+mod body;
+mod deliver;
 mod readiness;
 mod ready;
 mod registry;
 mod wait;
 
+pub(crate) use batch::{BatchId, Joined};
 pub(crate) use readiness::Readiness;
-pub(crate) use registry::{Completer, CompleterBatch, Mode, Outcome, Registry, Source};
+pub(crate) use registry::{Completer, Mode, Outcome, Refused, Registry, Source};
 pub(crate) use wait::{DirectSleep, WaitRules};
 
 use std::cell::RefCell;

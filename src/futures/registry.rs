@@ -14,13 +14,14 @@
 //! Lock discipline: the registry lock is a leaf. It is never held while
 //! calling into wgpu-core or running a callback.
 
-use std::any::Any;
 use std::sync::Arc;
 use std::thread::ThreadId;
 
 use parking_lot::{Condvar, Mutex, MutexGuard};
 use slotmap::{DefaultKey, Key as _, KeyData, SlotMap};
 
+use super::batch::BatchId;
+use super::body::Body;
 use super::readiness::Readiness;
 use super::ready::ReadyList;
 use super::wait::DirectSleep;
@@ -66,52 +67,41 @@ pub(crate) enum Outcome<R> {
     Cancelled,
 }
 
-/// A type-erased event body: the callback and, once complete, its result.
-trait Body: Send {
-    /// Runs the callback with the stored result, or as cancelled.
-    fn run(self: Box<Self>, cancelled: bool);
-    /// The result slot, an `Option<R>`.
-    fn result_slot(&mut self) -> &mut dyn Any;
-}
-
-/// One allocation per operation: the result slot and the callback itself.
-struct Op<R, F> {
-    result: Option<R>,
-    callback: F,
-}
-
-impl<R: Send + 'static, F: FnOnce(Outcome<R>) + Send> Body for Op<R, F> {
-    fn run(self: Box<Self>, cancelled: bool) {
-        let Op { result, callback } = *self;
-        match result {
-            Some(result) if !cancelled => callback(Outcome::Done(result)),
-            other => {
-                // Owned objects in a result nobody will see are released
-                // before the application hears of the cancellation.
-                drop(other);
-                callback(Outcome::Cancelled)
-            }
-        }
-    }
-
-    fn result_slot(&mut self) -> &mut dyn Any {
-        &mut self.result
-    }
-}
-
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(super) enum State {
     Pending,
     Ready,
-    Delivering(ThreadId),
+    /// Taken by the thread in [`Event::deliverer`], which runs the callback.
+    Delivering,
 }
 
+/// One operation. Kept small (80 bytes): a burst of futures walks them.
 pub(super) struct Event {
     pub(super) seq: u64,
+    /// The [`Source`], packed: 0 for the CPU, else the queue's device serial
+    /// (serials start at 1).
+    source: u64,
+    /// The thread delivering the callback, once `Delivering`.
+    pub(super) deliverer: Option<ThreadId>,
+    pub(super) body: Option<Body>,
     pub(super) mode: Mode,
-    pub(super) source: Source,
     pub(super) state: State,
-    body: Option<Box<dyn Body>>,
+    /// The epochs it was listed in, on `ready_process` and
+    /// `ready_spontaneous` (see `ready.rs`).
+    pub(super) listed: [u32; 2],
+}
+
+// A burst of futures walks the events: keep them from growing unnoticed.
+const _: () = assert!(std::mem::size_of::<Event>() <= 80);
+
+impl Event {
+    /// What the operation waits on.
+    pub(super) fn source(&self) -> Source {
+        match self.source {
+            0 => Source::Cpu,
+            serial => Source::Queue(serial),
+        }
+    }
 }
 
 /// What a future id refers to.
@@ -131,14 +121,17 @@ pub(super) struct Inner {
     /// Set when the instance is released: nothing new is tracked.
     closed: bool,
     /// Ready events that ProcessEvents may deliver, by sequence number.
-    ready_process: ReadyList,
+    pub(super) ready_process: ReadyList,
     /// Ready spontaneous events, by sequence number.
-    ready_spontaneous: ReadyList,
+    pub(super) ready_spontaneous: ReadyList,
     /// Threads in WaitAny sleeping on a device's fence: every event made
     /// ready by another thread wakes them (see `direct_wait.rs`).
     pub(super) sleepers: Vec<(ThreadId, Arc<dyn DirectSleep>)>,
     /// Readable while `ready_process` is not empty (when asked for).
-    readiness: Option<Readiness>,
+    pub(super) readiness: Option<Readiness>,
+    /// The open batches and their events, in the order they joined
+    /// (`batch.rs`).
+    pub(super) batches: Vec<(BatchId, Vec<DefaultKey>)>,
 }
 
 /// One instance's futures.
@@ -163,7 +156,7 @@ pub(crate) struct Completer<R: Send + 'static> {
 /// An operation the registry could not track (its instance is closing, or
 /// too many futures are pending): its callback must still run, as
 /// cancelled, once no internal lock is held.
-pub(crate) struct Refused(Option<Box<dyn Body>>);
+pub(crate) struct Refused(pub(super) Option<Body>);
 
 impl Refused {
     /// Runs the callback with `CallbackCancelled`.
@@ -172,14 +165,6 @@ impl Refused {
             body.run(true);
         }
     }
-}
-
-/// A taken event, to be delivered outside the lock.
-pub(super) struct Taken {
-    pub(super) seq: u64,
-    pub(super) key: DefaultKey,
-    /// Taken out when the callback runs.
-    body: Option<Box<dyn Body>>,
 }
 
 impl Registry {
@@ -205,6 +190,7 @@ impl Registry {
                 ready_spontaneous: ReadyList::default(),
                 sleepers: Vec::new(),
                 readiness,
+                batches: Vec::new(),
             }),
             changed: Condvar::new(),
             has_readiness,
@@ -220,7 +206,7 @@ impl Registry {
         source: Source,
         callback: impl FnOnce(Outcome<R>) + Send + 'static,
     ) -> (WGPUFuture, Completer<R>) {
-        let body: Box<dyn Body> = Box::new(Op { result: None::<R>, callback });
+        let body = Body::new(None::<R>, callback);
         let (future, key) = match self.insert(mode, source, body, false) {
             Some((future, key)) => (future, Some(key)),
             None => (WGPUFuture { id: 0 }, None),
@@ -238,7 +224,7 @@ impl Registry {
         result: R,
         callback: impl FnOnce(Outcome<R>) + Send + 'static,
     ) -> WGPUFuture {
-        let body: Box<dyn Body> = Box::new(Op { result: Some(result), callback });
+        let body = Body::new(Some(result), callback);
         match self.insert(mode, source, body, true) {
             Some((future, _)) => {
                 // Nobody waits for a future that did not exist when their
@@ -258,31 +244,9 @@ impl Registry {
         self.has_readiness
     }
 
-    /// Registers a pending operation whose completion `batch` carries: its
-    /// key goes straight into the batch, without a [`Completer`]. May be
-    /// called with other locks held (the work-done state): when the event
-    /// cannot be tracked, its callback is handed back in [`Refused`], to be
-    /// run once those are released.
-    pub(crate) fn register_into<R: Send + 'static>(
-        self: &Arc<Self>,
-        mode: Mode,
-        source: Source,
-        callback: impl FnOnce(Outcome<R>) + Send + 'static,
-        batch: &mut CompleterBatch<R>,
-    ) -> Result<WGPUFuture, Refused> {
-        let body: Box<dyn Body> = Box::new(Op { result: None::<R>, callback });
-        let (future, key) = self.try_insert(mode, source, body, false)?;
-        if let Err(key) = batch.push_key(self, key) {
-            // Another registry's batch (never the case: one device's queue
-            // is one instance's): cancel the event rather than lose it.
-            drop(Completer::<R> { registry: self.clone(), key: Some(key), _result: Default::default() });
-        }
-        Ok(future)
-    }
-
     /// Adds an event, pending or (with its result in `body`) ready. `None`
     /// when it cannot be tracked: the callback has then run as cancelled.
-    fn insert(&self, mode: Mode, source: Source, body: Box<dyn Body>, ready: bool) -> Option<(WGPUFuture, DefaultKey)> {
+    fn insert(&self, mode: Mode, source: Source, body: Body, ready: bool) -> Option<(WGPUFuture, DefaultKey)> {
         match self.try_insert(mode, source, body, ready) {
             Ok(added) => Some(added),
             Err(refused) => {
@@ -299,34 +263,10 @@ impl Registry {
         &self,
         mode: Mode,
         source: Source,
-        body: Box<dyn Body>,
+        body: Body,
         ready: bool,
     ) -> Result<(WGPUFuture, DefaultKey), Refused> {
-        let mut inner = self.inner.lock();
-        if inner.closed {
-            return Err(Refused(Some(body)));
-        }
-        let seq = inner.next_seq;
-        inner.next_seq += 1;
-        let state = if ready { State::Ready } else { State::Pending };
-        let key = inner.events.insert(Event { seq, mode, source, state, body: Some(body) });
-        let (idx, version) = split(key.data().as_ffi());
-        if idx > SLOT_MASK {
-            // 16 million futures pending at once: refuse the 16,777,217th.
-            let body = inner.events.remove(key).and_then(|mut e| e.body.take());
-            drop(inner);
-            log::error!(target: "wgpu_shim", "too many futures pending at once; the operation's callback gets CallbackCancelled");
-            return Err(Refused(body));
-        }
-        if inner.issued.len() <= idx as usize {
-            inner.issued.resize(idx as usize + 1, 0);
-        }
-        inner.issued[idx as usize] = version;
-        if ready {
-            inner.list_ready(mode, key);
-        }
-        let id = (u64::from(version) << 32) | u64::from(inner.tag << 24) | u64::from(idx);
-        Ok((WGPUFuture { id }, key))
+        self.inner.lock().add(mode, source, body, ready)
     }
 
     pub(super) fn lock(&self) -> MutexGuard<'_, Inner> {
@@ -351,9 +291,9 @@ impl Registry {
     pub(crate) fn close(&self) {
         let mut inner = self.inner.lock();
         inner.closed = true;
-        let mut taken: Vec<(u64, Box<dyn Body>)> = Vec::new();
+        let mut taken: Vec<(u64, Body)> = Vec::new();
         let keys: Vec<DefaultKey> =
-            inner.events.iter().filter(|(_, ev)| !matches!(ev.state, State::Delivering(_))).map(|(k, _)| k).collect();
+            inner.events.iter().filter(|(_, ev)| ev.state != State::Delivering).map(|(k, _)| k).collect();
         for key in keys {
             if let Some(mut ev) = inner.events.remove(key) {
                 if let Some(body) = ev.body.take() {
@@ -363,6 +303,7 @@ impl Registry {
         }
         inner.ready_process.clear();
         inner.ready_spontaneous.clear();
+        inner.batches.clear();
         inner.sync_readiness();
         let sleepers = inner.sleepers_to_wake();
         drop(inner);
@@ -372,61 +313,8 @@ impl Registry {
         }
         taken.sort_by_key(|(seq, _)| *seq);
         for (_, body) in taken {
-            run_guarded(body, true);
+            super::deliver::run_guarded(body, true);
         }
-    }
-
-    /// Delivers the ready `AllowSpontaneous` callbacks. Called with no lock
-    /// held.
-    pub(crate) fn deliver_spontaneous(&self) {
-        let taken = {
-            let mut inner = self.inner.lock();
-            let keys = inner.ready_spontaneous.drain();
-            let taken = inner.take_for_delivery(&keys);
-            inner.ready_spontaneous.recycle(keys);
-            taken
-        };
-        self.deliver(taken);
-    }
-
-    /// Delivers the ready `AllowProcessEvents` and `AllowSpontaneous`
-    /// callbacks (`wgpuInstanceProcessEvents`).
-    pub(crate) fn process_events(&self) {
-        let taken = {
-            let mut inner = self.inner.lock();
-            if !inner.ready_process.has_live() {
-                // The common case in a ProcessEvents loop: nothing to run
-                // (stale entries stay until the list is next drained or
-                // swept).
-                inner.sync_readiness();
-                return;
-            }
-            let keys = inner.ready_process.drain();
-            let taken = inner.take_for_delivery(&keys);
-            inner.ready_process.recycle(keys);
-            taken
-        };
-        self.deliver(taken);
-    }
-
-    /// Runs the taken callbacks in future order, then forgets their events
-    /// and wakes threads waiting for them.
-    pub(super) fn deliver(&self, mut taken: Vec<Taken>) {
-        if taken.is_empty() {
-            return;
-        }
-        taken.sort_by_key(|t| t.seq);
-        for t in taken.iter_mut() {
-            if let Some(body) = t.body.take() {
-                run_guarded(body, false);
-            }
-        }
-        let mut inner = self.inner.lock();
-        for t in &taken {
-            inner.events.remove(t.key);
-        }
-        drop(inner);
-        self.changed.notify_all();
     }
 
     /// Whether the future `id` has completed (ready, being delivered, or
@@ -443,6 +331,52 @@ impl Registry {
 }
 
 impl Inner {
+    /// Adds an event, pending or (with its result in `body`) ready, and
+    /// returns its future and key; refuses it when the instance is closing
+    /// or too many futures are pending.
+    #[inline]
+    pub(super) fn add(
+        &mut self,
+        mode: Mode,
+        source: Source,
+        body: Body,
+        ready: bool,
+    ) -> Result<(WGPUFuture, DefaultKey), Refused> {
+        if self.closed {
+            return Err(Refused(Some(body)));
+        }
+        let seq = self.next_seq;
+        self.next_seq += 1;
+        let state = if ready { State::Ready } else { State::Pending };
+        let source = match source {
+            Source::Cpu => 0,
+            Source::Queue(serial) => {
+                debug_assert_ne!(serial, 0, "device serials start at 1");
+                serial
+            }
+        };
+        let key =
+            self.events.insert(Event { seq, source, deliverer: None, body: Some(body), mode, state, listed: [0; 2] });
+        let (idx, version) = split(key.data().as_ffi());
+        if idx > SLOT_MASK {
+            // 16 million futures pending at once: refuse the 16,777,217th.
+            let body = self.events.remove(key).and_then(|mut e| e.body.take());
+            log::error!(target: "wgpu_shim", "too many futures pending at once; the operation's callback gets CallbackCancelled");
+            return Err(Refused(body));
+        }
+        if self.issued.len() <= idx as usize {
+            self.issued.resize(idx as usize + 1, 0);
+        }
+        self.issued[idx as usize] = version;
+        if ready {
+            let Inner { events, ready_process, ready_spontaneous, .. } = self;
+            events[key].listed = list_ready(ready_process, ready_spontaneous, mode, seq, key);
+            self.sync_readiness();
+        }
+        let id = (u64::from(version) << 32) | u64::from(self.tag << 24) | u64::from(idx);
+        Ok((WGPUFuture { id }, key))
+    }
+
     pub(super) fn lookup(&self, id: u64) -> Lookup {
         let (slot, version) = split(id);
         let idx = slot & SLOT_MASK;
@@ -459,50 +393,6 @@ impl Inner {
             _ => Lookup::Unknown,
         }
     }
-
-    /// Moves ready events to `Delivering` by this thread and takes their
-    /// bodies. Keys that are not ready are skipped.
-    pub(super) fn take_for_delivery(&mut self, keys: &[DefaultKey]) -> Vec<Taken> {
-        let me = std::thread::current().id();
-        let mut taken = Vec::with_capacity(keys.len());
-        for &key in keys {
-            let Some(ev) = self.events.get_mut(key) else { continue };
-            if ev.state != State::Ready {
-                continue;
-            }
-            ev.state = State::Delivering(me);
-            let (seq, mode) = (ev.seq, ev.mode);
-            if let Some(body) = ev.body.take() {
-                taken.push(Taken { seq, key, body: Some(body) });
-            }
-            self.unlist_ready(mode);
-        }
-        self.sync_readiness();
-        taken
-    }
-
-    /// Sets the readiness handle iff ProcessEvents has something to run.
-    fn sync_readiness(&mut self) {
-        let pending = self.ready_process.has_live();
-        if let Some(r) = self.readiness.as_mut() {
-            if pending {
-                r.set()
-            } else {
-                r.clear()
-            }
-        }
-    }
-
-    fn unlist_ready(&mut self, mode: Mode) {
-        let Inner { events, ready_process, ready_spontaneous, .. } = self;
-        let ready = |k| events.get(k).is_some_and(|e: &Event| e.state == State::Ready);
-        if mode != Mode::WaitAnyOnly && ready_process.unlist() {
-            ready_process.sweep(|k| ready(k) && events[k].mode != Mode::WaitAnyOnly);
-        }
-        if mode == Mode::AllowSpontaneous && ready_spontaneous.unlist() {
-            ready_spontaneous.sweep(|k| ready(k) && events[k].mode == Mode::AllowSpontaneous);
-        }
-    }
 }
 
 impl<R: Send + 'static> Completer<R> {
@@ -517,94 +407,14 @@ impl<R: Send + 'static> Completer<R> {
     fn finish(&mut self, result: Option<R>) {
         let Some(key) = self.key.take() else { return };
         let mut inner = self.registry.inner.lock();
-        let made = inner.make_ready(key, result);
-        let sleepers = inner.sleepers_to_wake();
-        drop(inner);
-        match made {
-            Ok(mode) => self.registry.after_ready(mode == Mode::AllowSpontaneous, sleepers),
-            // Dropped outside the lock: a result may own objects.
-            Err(unused) => drop(unused),
-        }
-    }
-}
-
-/// The right to complete many events of one registry with the same result,
-/// in one step (one lock, one wake-up): work-done futures that wait for the
-/// same queue work. Dropping it without completing cancels them all.
-pub(crate) struct CompleterBatch<R: Send + 'static> {
-    registry: Option<Arc<Registry>>,
-    keys: Vec<DefaultKey>,
-    _result: std::marker::PhantomData<fn(R)>,
-}
-
-impl<R: Send + 'static> Default for CompleterBatch<R> {
-    fn default() -> Self {
-        CompleterBatch { registry: None, keys: Vec::new(), _result: Default::default() }
-    }
-}
-
-impl<R: Clone + Send + 'static> CompleterBatch<R> {
-    /// Adds `completer`'s event. A batch holds the events of one registry
-    /// (one device's queue is one instance's); a completer of another is
-    /// dropped, which cancels its event rather than losing it.
-    pub(crate) fn push(&mut self, mut completer: Completer<R>) {
-        if let Some(key) = completer.key.take() {
-            // Refused: the completer keeps its key, and dropping it cancels
-            // the event.
-            completer.key = self.push_key(&completer.registry, key).err();
-        }
-    }
-
-    /// Completes every event with a clone of `result`, in the order they
-    /// were added.
-    pub(crate) fn complete_all(mut self, result: R) {
-        self.finish_all(|| Some(result.clone()));
-    }
-}
-
-impl<R: Send + 'static> CompleterBatch<R> {
-    /// Adds the event `key` of `registry` (see [`CompleterBatch::push`]);
-    /// gives the key back when it belongs to another registry than the
-    /// batch's.
-    fn push_key(&mut self, registry: &Arc<Registry>, key: DefaultKey) -> Result<(), DefaultKey> {
-        let same = self.registry.as_ref().is_none_or(|r| Arc::ptr_eq(r, registry));
-        debug_assert!(same, "a completer batch mixes registries");
-        if !same {
-            return Err(key);
-        }
-        self.registry.get_or_insert_with(|| registry.clone());
-        self.keys.push(key);
-        Ok(())
-    }
-
-    fn finish_all(&mut self, mut result: impl FnMut() -> Option<R>) {
-        let Some(registry) = self.registry.take() else { return };
-        let keys = std::mem::take(&mut self.keys);
-        if keys.is_empty() {
-            return;
-        }
-        let mut spontaneous = false;
-        let mut unused = Vec::new();
-        let mut inner = registry.inner.lock();
-        for key in keys {
-            match inner.make_ready(key, result()) {
-                Ok(mode) => spontaneous |= mode == Mode::AllowSpontaneous,
-                Err(r) => unused.push(r),
-            }
-        }
+        let (made, unused) = inner.make_ready(key, result);
+        inner.sync_readiness();
         let sleepers = inner.sleepers_to_wake();
         drop(inner);
         // Dropped outside the lock: a result may own objects.
         drop(unused);
-        registry.after_ready(spontaneous, sleepers);
-    }
-}
-
-impl<R: Send + 'static> Drop for CompleterBatch<R> {
-    fn drop(&mut self) {
-        if !self.keys.is_empty() {
-            log::debug!(target: "wgpu_shim", "queue work ended without a result; its callbacks get CallbackCancelled");
-            self.finish_all(|| None);
+        if let Some(mode) = made {
+            self.registry.after_ready(mode == Mode::AllowSpontaneous, sleepers);
         }
     }
 }
@@ -613,7 +423,7 @@ impl Registry {
     /// Wakes waiting threads after events became ready (`sleepers`: those
     /// sleeping on a device fence, taken under the lock); queues spontaneous
     /// delivery for this thread when one of the events allows it.
-    fn after_ready(self: &Arc<Self>, spontaneous: bool, sleepers: Option<Vec<Arc<dyn DirectSleep>>>) {
+    pub(super) fn after_ready(self: &Arc<Self>, spontaneous: bool, sleepers: Option<Vec<Arc<dyn DirectSleep>>>) {
         self.changed.notify_all();
         for s in sleepers.into_iter().flatten() {
             s.wake();
@@ -625,29 +435,42 @@ impl Registry {
 }
 
 impl Inner {
-    /// Stores `result` in a pending event and makes it ready. Returns its
-    /// mode, or gives `result` back when the event was not pending (already
-    /// complete, or cancelled by the instance's release): the caller drops
-    /// it once the lock is released.
-    fn make_ready<R: Send + 'static>(&mut self, key: DefaultKey, result: Option<R>) -> Result<Mode, Option<R>> {
-        let Some(ev) = self.events.get_mut(key) else { return Err(result) };
+    /// Stores `result` in a pending event and makes it ready (the caller
+    /// then syncs the readiness handle). Returns its
+    /// mode (`None` when the event was not pending: already complete, or
+    /// cancelled by the instance's release) and whatever of `result` was not
+    /// stored, for the caller to drop once the lock is released.
+    pub(super) fn make_ready<R: Send + 'static>(
+        &mut self,
+        key: DefaultKey,
+        result: Option<R>,
+    ) -> (Option<Mode>, Option<R>) {
+        let Some(ev) = self.events.get_mut(key) else { return (None, result) };
         if ev.state != State::Pending {
-            return Err(result);
+            return (None, result);
         }
-        if let Some(slot) = ev.body.as_mut().and_then(|b| b.result_slot().downcast_mut::<Option<R>>()) {
-            *slot = result;
-        }
+        let unused = match ev.body.as_mut().map(|body| body.set_result(result)) {
+            Some(Err(unused)) => {
+                // A completer of another result type than its event's: never
+                // the case (both come from one `register::<R>`). The
+                // callback still runs, as cancelled.
+                debug_assert!(false, "a completer's result type differs from its event's");
+                log::error!(target: "wgpu_shim", "internal error: an operation's result has the wrong type; its callback gets CallbackCancelled");
+                unused
+            }
+            _ => None,
+        };
         ev.state = State::Ready;
         let mode = ev.mode;
-        self.list_ready(mode, key);
-        Ok(mode)
+        ev.listed = list_ready(&mut self.ready_process, &mut self.ready_spontaneous, mode, ev.seq, key);
+        (Some(mode), unused)
     }
 
     /// The direct sleepers to wake once the lock is released (`None`, with
     /// no allocation, when there are none). A sleeper's own thread is not
     /// asleep when it completes something (it is polling between sleeps and
     /// rescans next), and a wake-up is a driver call, so it is skipped.
-    fn sleepers_to_wake(&self) -> Option<Vec<Arc<dyn DirectSleep>>> {
+    pub(super) fn sleepers_to_wake(&self) -> Option<Vec<Arc<dyn DirectSleep>>> {
         if self.sleepers.is_empty() {
             return None;
         }
@@ -655,17 +478,19 @@ impl Inner {
         let others: Vec<_> = self.sleepers.iter().filter(|(t, _)| *t != me).map(|(_, s)| s.clone()).collect();
         (!others.is_empty()).then_some(others)
     }
+}
 
-    /// Lists a ready event for the deliveries its mode allows.
-    fn list_ready(&mut self, mode: Mode, key: DefaultKey) {
-        if mode != Mode::WaitAnyOnly {
-            self.ready_process.push(key);
-            self.sync_readiness();
-        }
-        if mode == Mode::AllowSpontaneous {
-            self.ready_spontaneous.push(key);
-        }
+/// Lists a ready event for the deliveries its mode allows; returns the
+/// epochs to record in it.
+fn list_ready(process: &mut ReadyList, spontaneous: &mut ReadyList, mode: Mode, seq: u64, key: DefaultKey) -> [u32; 2] {
+    let mut listed = [0; 2];
+    if mode != Mode::WaitAnyOnly {
+        listed[0] = process.push(seq, key);
     }
+    if mode == Mode::AllowSpontaneous {
+        listed[1] = spontaneous.push(seq, key);
+    }
+    listed
 }
 
 impl<R: Send + 'static> Drop for Completer<R> {
@@ -674,14 +499,6 @@ impl<R: Send + 'static> Drop for Completer<R> {
             log::debug!(target: "wgpu_shim", "an operation ended without a result; its callback gets CallbackCancelled");
             self.finish(None);
         }
-    }
-}
-
-/// Runs one callback, keeping a panic in our conversion code from skipping
-/// the bookkeeping that follows.
-fn run_guarded(body: Box<dyn Body>, cancelled: bool) {
-    if std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| body.run(cancelled))).is_err() {
-        log::error!(target: "wgpu_shim", "internal error while delivering a callback");
     }
 }
 
@@ -789,52 +606,6 @@ mod tests {
         });
         assert_eq!(f.id, 0);
         assert_eq!(cancelled.load(Ordering::SeqCst), 11);
-    }
-
-    #[test]
-    fn register_into_batch_completes_in_order_and_hands_back_when_closed() {
-        let reg = Registry::new();
-        let order = Arc::new(parking_lot::Mutex::new(Vec::new()));
-        let mut batch = CompleterBatch::<()>::default();
-        for i in 0..5 {
-            let o = order.clone();
-            let f = reg
-                .register_into(
-                    Mode::AllowProcessEvents,
-                    Source::Cpu,
-                    move |out: Outcome<()>| {
-                        assert!(matches!(out, Outcome::Done(())));
-                        o.lock().push(i);
-                    },
-                    &mut batch,
-                )
-                .ok()
-                .expect("an open registry tracks the event");
-            assert_ne!(f.id, 0);
-        }
-        reg.process_events();
-        assert!(order.lock().is_empty(), "nothing is ready before the batch completes");
-        batch.complete_all(());
-        reg.process_events();
-        assert_eq!(*order.lock(), vec![0, 1, 2, 3, 4]);
-        // Closed: the callback is handed back, not run, until `cancel`.
-        reg.close();
-        let (done, cancelled) = counter();
-        let c = cancelled.clone();
-        let mut batch = CompleterBatch::<()>::default();
-        let refused = reg.register_into(
-            Mode::WaitAnyOnly,
-            Source::Cpu,
-            move |out: Outcome<()>| {
-                assert!(matches!(out, Outcome::Cancelled));
-                c.fetch_add(1, Ordering::SeqCst);
-            },
-            &mut batch,
-        );
-        let Err(refused) = refused else { panic!("a closed registry refuses") };
-        assert_eq!(cancelled.load(Ordering::SeqCst), 0);
-        refused.cancel();
-        assert_eq!((done.load(Ordering::SeqCst), cancelled.load(Ordering::SeqCst)), (0, 1));
     }
 
     #[test]

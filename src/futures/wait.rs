@@ -78,7 +78,7 @@ impl Registry {
                     return Err(format!("future {:#x} is not a future of this instance", info.future.id))
                 }
                 Lookup::Live(key) => {
-                    let source = inner.events[key].source;
+                    let source = inner.events[key].source();
                     mixed |= *first_source.get_or_insert(source) != source;
                 }
                 Lookup::Completed => {}
@@ -97,6 +97,7 @@ impl Registry {
             let mut any_complete = false;
             let mut others_delivering = false;
             let mut mine = Vec::new();
+            let mut stolen = Vec::new();
             // The one queue the pending listed futures wait on (`Err` for
             // several), and all of them.
             let mut queue: Option<Result<u64, ()>> = None;
@@ -109,7 +110,7 @@ impl Registry {
                     }
                     Lookup::Live(key) => match inner.events[key].state {
                         State::Pending => {
-                            if let Source::Queue(serial) = inner.events[key].source {
+                            if let Source::Queue(serial) = inner.events[key].source() {
                                 if !queues.contains(&serial) {
                                     queues.push(serial);
                                 }
@@ -120,32 +121,37 @@ impl Registry {
                                 }
                             }
                         }
-                        State::Ready => mine.push((i, key)),
+                        State::Ready => mine.push((inner.events[key].seq, key, i)),
                         // A callback of this thread's, further up the stack:
                         // the future is complete.
-                        State::Delivering(thread) if thread == me => {
+                        State::Delivering if inner.events[key].deliverer == Some(me) => {
                             info.completed = 1;
                             any_complete = true;
+                            // Taken by a delivery further up this thread's
+                            // stack: its callback runs here unless it has
+                            // started already (this is its own callback).
+                            if let Some(body) = super::deliver::steal(key) {
+                                stolen.push((inner.events[key].seq, body));
+                            }
                         }
-                        State::Delivering(_) => others_delivering = true,
+                        State::Delivering => others_delivering = true,
                     },
                 }
             }
-            if !mine.is_empty() {
-                let keys: Vec<_> = mine.iter().map(|&(_, k)| k).collect();
-                let taken = inner.take_for_delivery(&keys);
+            if !stolen.is_empty() {
                 drop(inner);
-                // `completed` is set before any callback runs. `taken` keeps
-                // the order of `keys`, skipping any that was not ready.
-                let mut next = taken.iter().map(|t| t.key).peekable();
-                for &(i, key) in &mine {
-                    if next.peek() == Some(&key) {
-                        next.next();
-                        infos[i].completed = 1;
-                    }
+                stolen.sort_unstable_by_key(|&(seq, _)| seq);
+                for (_, body) in stolen.drain(..) {
+                    super::deliver::run_guarded(body, false);
                 }
-                self.deliver(taken);
                 inner = self.lock();
+            }
+            if !mine.is_empty() {
+                // In future order; `completed` is set before a future's
+                // callback runs. One taken meanwhile by another thread is
+                // found `Delivering` or gone at the next scan.
+                mine.sort_unstable_by_key(|&(seq, _, _)| seq);
+                inner = self.deliver_items(inner, &mine, |&(_, key, _)| key, |&(_, _, i)| infos[i].completed = 1);
                 continue;
             }
             if others_delivering {

@@ -32,7 +32,7 @@ use crate::abi::{WGPUBool, WGPUDevice, WGPUFutureWaitInfo};
 use crate::boundary::{self, call, reject, ApiResult};
 use crate::device::Device;
 use crate::direct_wait::DeviceSleep;
-use crate::futures::{DirectSleep, Mode, Source, WaitRules};
+use crate::futures::{DirectSleep, Mode, WaitRules};
 use crate::progress::RawFence;
 
 /// How long one fence sleep lasts before the thread checks whether the
@@ -142,12 +142,11 @@ fn wait_for_all(device: &Arc<Device>) {
         return;
     }
     let registry = &device.instance.registry;
-    let (future, completer) = registry.register::<()>(Mode::WaitAnyOnly, Source::Queue(device.serial), |_| {});
+    let future = device.work_done.register_future(device, Mode::WaitAnyOnly, |_| {});
     if future.id == 0 {
         // The instance is closing: there is nothing left to wait for.
         return;
     }
-    device.work_done.register(device, completer, Mode::WaitAnyOnly);
     let mut list = [WGPUFutureWaitInfo { future, completed: 0 }];
     let rules = WaitRules { timed: true, max_count: 1, mixed_sources: false };
     let find_sleeper = |_serial: u64| -> Option<Arc<dyn DirectSleep>> { Some(DeviceSleep::new(device.clone())?) };

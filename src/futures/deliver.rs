@@ -1,0 +1,197 @@
+//! Running ready callbacks: ProcessEvents, spontaneous delivery, and the
+//! delivery step of WaitAny.
+//!
+//! A delivery has a list of ready events in future order. It takes them a
+//! chunk at a time: under the registry lock it marks each still-ready event
+//! `Delivering` by this thread and moves its body out; with no lock held it
+//! runs the chunk's callbacks; under the lock again it forgets those events
+//! (and takes the next chunk). A WaitAny on another thread that lists one of
+//! them therefore returns only once its callback has run (behaviour §8.3,
+//! I#552), and the chunk's working set stays in cache however many futures
+//! complete at once: no pass over all of them, no temporary buffer the size
+//! of the burst.
+
+use std::cell::{Cell, RefCell};
+use std::thread::ThreadId;
+
+use parking_lot::MutexGuard;
+use slotmap::DefaultKey;
+
+use super::body::Body;
+use super::registry::{Inner, Mode, Registry, State};
+
+/// Events a delivery takes out of the registry at a time.
+const CHUNK: usize = 64;
+
+impl Registry {
+    /// Delivers the ready `AllowSpontaneous` callbacks. Called with no lock
+    /// held.
+    pub(crate) fn deliver_spontaneous(&self) {
+        let mut inner = self.lock();
+        if !inner.ready_spontaneous.has_live() {
+            return;
+        }
+        let list = inner.ready_spontaneous.drain();
+        let mut inner = self.deliver_items(inner, &list, |&(_, key)| key, |_| {});
+        inner.ready_spontaneous.recycle(list);
+    }
+
+    /// Delivers the ready `AllowProcessEvents` and `AllowSpontaneous`
+    /// callbacks (`wgpuInstanceProcessEvents`).
+    pub(crate) fn process_events(&self) {
+        let mut inner = self.lock();
+        if !inner.ready_process.has_live() {
+            // The common case in a ProcessEvents loop: nothing to run.
+            inner.sync_readiness();
+            return;
+        }
+        let list = inner.ready_process.drain();
+        let mut inner = self.deliver_items(inner, &list, |&(_, key)| key, |_| {});
+        inner.ready_process.recycle(list);
+    }
+
+    /// Delivers the events of `items` (in future order) that are still
+    /// ready, [`CHUNK`] at a time (see the module's documentation).
+    /// `on_taken` sees each item whose event this call takes, under the
+    /// lock, before its callback runs. Called and returns with the lock held
+    /// (`inner`); it is released while callbacks run.
+    pub(super) fn deliver_items<'a, T>(
+        &'a self,
+        mut inner: MutexGuard<'a, Inner>,
+        items: &[T],
+        key_of: impl Fn(&T) -> DefaultKey,
+        mut on_taken: impl FnMut(&T),
+    ) -> MutexGuard<'a, Inner> {
+        let me = std::thread::current().id();
+        let mut chunk: Vec<(DefaultKey, Cell<Option<Body>>)> = Vec::with_capacity(items.len().min(CHUNK));
+        let mut rest = items.iter();
+        loop {
+            let delivered = !chunk.is_empty();
+            for (key, _) in chunk.drain(..) {
+                inner.events.remove(key);
+            }
+            for item in rest.by_ref() {
+                let key = key_of(item);
+                if let Some(body) = inner.take(key, me) {
+                    on_taken(item);
+                    chunk.push((key, Cell::new(body)));
+                    if chunk.len() == CHUNK {
+                        break;
+                    }
+                }
+            }
+            inner.sync_readiness();
+            if delivered {
+                // Threads in WaitAny waiting for these callbacks to finish.
+                self.changed.notify_all();
+            }
+            if chunk.is_empty() {
+                return inner;
+            }
+            drop(inner);
+            run_chunk(&chunk);
+            inner = self.lock();
+        }
+    }
+}
+
+/// A chunk being delivered: each event's key and, until its callback runs,
+/// its body.
+type Chunk = [(DefaultKey, Cell<Option<Body>>)];
+
+thread_local! {
+    /// The chunks this thread is running, innermost last. A WaitAny nested
+    /// in one of their callbacks that lists a later future of the chunk runs
+    /// that callback itself (`steal`), as WaitAny must for a future whose
+    /// callback has not run yet (behaviour §8.3).
+    static RUNNING: RefCell<Vec<*const Chunk>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Runs the callbacks of `chunk` in order, skipping those a nested WaitAny
+/// ran already.
+#[inline]
+fn run_chunk(chunk: &Chunk) {
+    /// Unregisters the chunk however the loop ends.
+    struct Registered;
+    impl Drop for Registered {
+        fn drop(&mut self) {
+            RUNNING.with(|r| r.borrow_mut().pop());
+        }
+    }
+    RUNNING.with(|r| r.borrow_mut().push(chunk));
+    let _registered = Registered;
+    for (_, body) in chunk {
+        if let Some(body) = body.take() {
+            run_guarded(body, false);
+        }
+    }
+}
+
+/// Takes the body of `key` out of a chunk this thread is running, if its
+/// callback has not started: the caller (a nested WaitAny) runs it instead.
+pub(super) fn steal(key: DefaultKey) -> Option<Body> {
+    RUNNING.with(|r| {
+        r.borrow().iter().rev().find_map(|&chunk| {
+            // SAFETY: a registered chunk is borrowed by `run_chunk` further
+            // up this thread's stack, which unregisters it before the borrow
+            // ends; it is only read through shared references, and the
+            // bodies are behind `Cell`s.
+            let chunk = unsafe { &*chunk };
+            chunk.iter().find(|(k, _)| *k == key).and_then(|(_, body)| body.take())
+        })
+    })
+}
+
+impl Inner {
+    /// Marks the event `key` as being delivered by thread `me` and takes its
+    /// body, if it is ready (`None` otherwise: not ready yet, or taken by
+    /// another route). The inner `None` is an event whose body is gone,
+    /// which is never the case for a ready one.
+    fn take(&mut self, key: DefaultKey, me: ThreadId) -> Option<Option<Body>> {
+        let ev = self.events.get_mut(key)?;
+        if ev.state != State::Ready {
+            return None;
+        }
+        ev.state = State::Delivering;
+        ev.deliverer = Some(me);
+        let (mode, listed) = (ev.mode, ev.listed);
+        let body = ev.body.take();
+        self.counted_out(mode, listed);
+        Some(body)
+    }
+
+    /// A ready event of `mode`, listed in epochs `listed`, was taken: the
+    /// ready lists it is still on count it out, sweeping their stale entries
+    /// when there are many.
+    fn counted_out(&mut self, mode: Mode, listed: [u32; 2]) {
+        let Inner { events, ready_process, ready_spontaneous, .. } = self;
+        let ready = |k| events.get(k).is_some_and(|e| e.state == State::Ready);
+        if mode != Mode::WaitAnyOnly && ready_process.taken(listed[0]) {
+            ready_process.sweep(|k| ready(k) && events[k].mode != Mode::WaitAnyOnly);
+        }
+        if mode == Mode::AllowSpontaneous && ready_spontaneous.taken(listed[1]) {
+            ready_spontaneous.sweep(|k| ready(k) && events[k].mode == Mode::AllowSpontaneous);
+        }
+    }
+
+    /// Sets the readiness handle iff ProcessEvents has something to run.
+    pub(super) fn sync_readiness(&mut self) {
+        let pending = self.ready_process.has_live();
+        if let Some(r) = self.readiness.as_mut() {
+            if pending {
+                r.set()
+            } else {
+                r.clear()
+            }
+        }
+    }
+}
+
+/// Runs one callback, keeping a panic in our conversion code from skipping
+/// the bookkeeping that follows.
+#[inline]
+pub(super) fn run_guarded(body: Body, cancelled: bool) {
+    if std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| body.run(cancelled))).is_err() {
+        log::error!(target: "wgpu_shim", "internal error while delivering a callback");
+    }
+}
