@@ -217,6 +217,12 @@ impl Registry {
     /// Registers an operation that has already completed with `result`, in
     /// one step: the same as [`Registry::register`] followed by
     /// [`Completer::complete`].
+    ///
+    /// An `AllowSpontaneous` one, when no other spontaneous callback is
+    /// waiting to be delivered, skips the ready lists: its id is issued and
+    /// retired in the same lock, and its callback runs when this thread's
+    /// API call returns. Nobody can wait on the id before it is returned,
+    /// and nothing spontaneous is ahead of it.
     pub(crate) fn register_done<R: Send + 'static>(
         self: &Arc<Self>,
         mode: Mode,
@@ -225,17 +231,32 @@ impl Registry {
         callback: impl FnOnce(Outcome<R>) + Send + 'static,
     ) -> WGPUFuture {
         let body = Body::new(Some(result), callback);
-        match self.insert(mode, source, body, true) {
-            Some((future, _)) => {
-                // Nobody waits for a future that did not exist when their
-                // wait began (WaitAny lists existing futures only): no
-                // condition variable or sleeper to wake.
-                if mode == Mode::AllowSpontaneous {
-                    super::note_spontaneous(self);
+        let mut inner = self.lock();
+        let at_once = mode == Mode::AllowSpontaneous && !inner.ready_spontaneous.has_live();
+        match inner.add(mode, source, body, !at_once) {
+            Ok((future, key)) => {
+                if at_once {
+                    let body = inner.events.remove(key).and_then(|mut ev| ev.body.take());
+                    drop(inner);
+                    if let Some(body) = body {
+                        super::run_at_flush(body);
+                    }
+                } else {
+                    drop(inner);
+                    // Nobody waits for a future that did not exist when their
+                    // wait began (WaitAny lists existing futures only): no
+                    // condition variable or sleeper to wake.
+                    if mode == Mode::AllowSpontaneous {
+                        super::note_spontaneous(self);
+                    }
                 }
                 future
             }
-            None => WGPUFuture { id: 0 },
+            Err(refused) => {
+                drop(inner);
+                refused.cancel();
+                WGPUFuture { id: 0 }
+            }
         }
     }
 
