@@ -123,6 +123,7 @@ impl WorkDone {
     /// the current generation takes the registry lock alone; completing at
     /// once, when the queue is idle, takes the state lock and then the
     /// registry lock.
+    #[inline(always)]
     pub(crate) fn register_future<F: FnOnce(Outcome<()>) + Send + 'static>(
         self: &Arc<Self>,
         device: &Device,

@@ -47,7 +47,11 @@ impl Registry {
         match inner.batches.iter_mut().find(|(b, _)| *b == id) {
             // Never the case: a generation has one batch.
             Some((_, keys)) => keys.push(key),
-            None => inner.batches.push((id, vec![key])),
+            None => {
+                let mut keys = std::mem::take(&mut inner.spare_keys);
+                keys.push(key);
+                inner.batches.push((id, keys));
+            }
         }
         Ok(future)
     }
@@ -55,6 +59,7 @@ impl Registry {
     /// Registers a pending event in the open batch `id`; gives the callback
     /// back when that batch is not open. May be called with other locks
     /// held (the work-done state): nothing runs here.
+    #[inline(always)]
     pub(crate) fn join_batch<F: FnOnce(Outcome<()>) + Send + 'static>(
         self: &Arc<Self>,
         id: BatchId,
@@ -81,13 +86,17 @@ impl Registry {
     pub(crate) fn finish_batch(self: &Arc<Self>, id: BatchId, ok: bool) {
         let mut inner = self.lock();
         let Some(i) = inner.batches.iter().position(|(b, _)| *b == id) else { return };
-        let (_, keys) = inner.batches.swap_remove(i);
+        let (_, mut keys) = inner.batches.swap_remove(i);
         let mut spontaneous = false;
         for &key in &keys {
             let (made, _) = inner.make_ready::<()>(key, ok.then_some(()));
             spontaneous |= made == Some(Mode::AllowSpontaneous);
         }
         inner.sync_readiness();
+        if keys.capacity() > inner.spare_keys.capacity() {
+            keys.clear();
+            std::mem::swap(&mut keys, &mut inner.spare_keys);
+        }
         let sleepers = inner.sleepers_to_wake();
         drop(inner);
         drop(keys);

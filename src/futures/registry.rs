@@ -95,6 +95,17 @@ pub(super) struct Event {
 const _: () = assert!(std::mem::size_of::<Event>() <= 80);
 
 impl Event {
+    /// An event with nothing in it yet (see [`Inner::add`]).
+    const VACANT: Event = Event {
+        seq: 0,
+        source: 0,
+        deliverer: None,
+        body: None,
+        mode: Mode::WaitAnyOnly,
+        state: State::Pending,
+        listed: [0; 2],
+    };
+
     /// What the operation waits on.
     pub(super) fn source(&self) -> Source {
         match self.source {
@@ -132,6 +143,9 @@ pub(super) struct Inner {
     /// The open batches and their events, in the order they joined
     /// (`batch.rs`).
     pub(super) batches: Vec<(BatchId, Vec<DefaultKey>)>,
+    /// The key vector of the last finished batch, kept for the next one to
+    /// start with its capacity (batches of thousands come one after another).
+    pub(super) spare_keys: Vec<DefaultKey>,
 }
 
 /// One instance's futures.
@@ -191,6 +205,7 @@ impl Registry {
                 sleepers: Vec::new(),
                 readiness,
                 batches: Vec::new(),
+                spare_keys: Vec::new(),
             }),
             changed: Condvar::new(),
             has_readiness,
@@ -355,7 +370,7 @@ impl Inner {
     /// Adds an event, pending or (with its result in `body`) ready, and
     /// returns its future and key; refuses it when the instance is closing
     /// or too many futures are pending.
-    #[inline]
+    #[inline(always)]
     pub(super) fn add(
         &mut self,
         mode: Mode,
@@ -376,8 +391,18 @@ impl Inner {
                 serial
             }
         };
-        let key =
-            self.events.insert(Event { seq, source, deliverer: None, body: Some(body), mode, state, listed: [0; 2] });
+        // A vacant event (a constant) goes in first and the fields are then
+        // written in place: moving a whole event built on the stack into the
+        // slot reloaded its small fields in wider pieces than they were
+        // stored in, and each such load stalled on store forwarding.
+        let key = self.events.insert(Event::VACANT);
+        if let Some(ev) = self.events.get_mut(key) {
+            ev.seq = seq;
+            ev.source = source;
+            ev.mode = mode;
+            ev.state = state;
+            ev.body = Some(body);
+        }
         let (idx, version) = split(key.data().as_ffi());
         if idx > SLOT_MASK {
             // 16 million futures pending at once: refuse the 16,777,217th.
