@@ -245,13 +245,15 @@ impl Device {
 
     /// Whether an operation whose callback has `mode` needs the progress
     /// thread to move the device on: a spontaneous callback must arrive
-    /// without polling, an event loop waits on the readiness handle, and on
-    /// a device without direct waits WaitAny sleeps on the registry while
-    /// the thread polls. Otherwise the application's WaitAny (asleep on the
-    /// fence) or ProcessEvents polls the device itself; a WaitAny that
-    /// cannot sleep on the fence kicks the thread.
+    /// without polling, and an event loop waits on the readiness handle.
+    /// Otherwise only the application's own calls can deliver the callback
+    /// and they move the device themselves: ProcessEvents and
+    /// `wgpuDevicePoll` poll it, WaitAny sleeps on the fence and polls, and a
+    /// WaitAny that cannot (a device without direct waits, such as a CPU
+    /// adapter, or a wait across several queues) kicks the thread once and
+    /// sleeps on the registry while it polls.
     pub(crate) fn wants_progress(&self, mode: Mode) -> bool {
-        mode == Mode::AllowSpontaneous || self.fence_wake.is_none() || self.instance.registry.has_readiness()
+        mode == Mode::AllowSpontaneous || self.instance.registry.has_readiness()
     }
 
     /// Runs wgpu-core's maintenance once without waiting: completes work
