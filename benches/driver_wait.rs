@@ -5,7 +5,10 @@
 //! `spin` (`vkGetSemaphoreCounterValue` in a loop), `wait1`
 //! (`vkWaitSemaphores` on that semaphore) and `wait_any2` (`vkWaitSemaphores`
 //! with `WAIT_ANY` on it and a second, host-signalled semaphore: how
-//! wgpu-shim's WaitAny sleeps) — it measures:
+//! wgpu-shim's WaitAny sleeps) and, where the driver has
+//! `VK_KHR_external_semaphore_fd`, `sync_fd` (the submission also signals a
+//! binary semaphore, exported as a sync file and waited on with `poll()`:
+//! a wait the kernel ends, with no driver thread in between) — it measures:
 //!
 //! - `trip`: an empty `vkQueueSubmit` that signals the semaphore, then the
 //!   wait: µs from submit to wake-up, and the waiting thread's CPU ÷ wall;
@@ -38,6 +41,11 @@ struct Gpu {
     device: ash::Device,
     queue: vk::Queue,
     name: String,
+    /// `VK_KHR_external_semaphore_fd`, when the device has it and can
+    /// export a binary semaphore as a sync file.
+    sync_fd: Option<ash::khr::external_semaphore_fd::Device>,
+    /// Why there is no `sync_fd` measurement, if there is none.
+    sync_fd_missing: Option<&'static str>,
 }
 
 fn setup() -> Result<Gpu, String> {
@@ -65,12 +73,36 @@ fn setup() -> Result<Gpu, String> {
     let prio = [1.0f32];
     let qinfo = [vk::DeviceQueueCreateInfo::default().queue_family_index(family).queue_priorities(&prio)];
     let mut v12 = vk::PhysicalDeviceVulkan12Features::default().timeline_semaphore(true);
-    let dinfo = vk::DeviceCreateInfo::default().queue_create_infos(&qinfo).push_next(&mut v12);
+    // SAFETY: a physical device of this instance.
+    let has_ext = unsafe { instance.enumerate_device_extension_properties(pick) }
+        .map(|exts| {
+            exts.iter().any(|e| e.extension_name_as_c_str() == Ok(ash::khr::external_semaphore_fd::NAME))
+        })
+        .unwrap_or(false);
+    let exportable = {
+        let info =
+            vk::PhysicalDeviceExternalSemaphoreInfo::default().handle_type(vk::ExternalSemaphoreHandleTypeFlags::SYNC_FD);
+        let mut props = vk::ExternalSemaphoreProperties::default();
+        // SAFETY: a physical device of this instance; valid structures.
+        unsafe { instance.get_physical_device_external_semaphore_properties(pick, &info, &mut props) };
+        props.external_semaphore_features.contains(vk::ExternalSemaphoreFeatureFlags::EXPORTABLE)
+    };
+    let sync_fd_missing = match (has_ext, exportable) {
+        (false, _) => Some("the device has no VK_KHR_external_semaphore_fd"),
+        (true, false) => Some("the driver cannot export a semaphore as a sync file (SYNC_FD not exportable)"),
+        (true, true) => None,
+    };
+    let has_sync_fd = sync_fd_missing.is_none();
+    let ext_names = [ash::khr::external_semaphore_fd::NAME.as_ptr()];
+    let exts: &[*const std::ffi::c_char] = if has_sync_fd { &ext_names } else { &[] };
+    let dinfo =
+        vk::DeviceCreateInfo::default().queue_create_infos(&qinfo).enabled_extension_names(exts).push_next(&mut v12);
     // SAFETY: valid create info for this physical device.
     let device = unsafe { instance.create_device(pick, &dinfo, None) }.map_err(|e| format!("vkCreateDevice: {e}"))?;
     // SAFETY: the queue created above.
     let queue = unsafe { device.get_device_queue(family, 0) };
-    Ok(Gpu { _entry: entry, instance, device, queue, name })
+    let sync_fd = has_sync_fd.then(|| ash::khr::external_semaphore_fd::Device::new(&instance, &device));
+    Ok(Gpu { _entry: entry, instance, device, queue, name, sync_fd, sync_fd_missing })
 }
 
 /// A failed Vulkan call, as a message.
@@ -85,11 +117,21 @@ fn timeline(device: &ash::Device) -> Result<vk::Semaphore, String> {
         .map_err(vk_err("vkCreateSemaphore"))
 }
 
+/// A binary semaphore that can be exported as a sync file.
+fn exportable(device: &ash::Device) -> Result<vk::Semaphore, String> {
+    let mut export =
+        vk::ExportSemaphoreCreateInfo::default().handle_types(vk::ExternalSemaphoreHandleTypeFlags::SYNC_FD);
+    // SAFETY: valid create info.
+    unsafe { device.create_semaphore(&vk::SemaphoreCreateInfo::default().push_next(&mut export), None) }
+        .map_err(vk_err("vkCreateSemaphore"))
+}
+
 #[derive(Clone, Copy, PartialEq)]
 enum How {
     Spin,
     Wait1,
     WaitAny2,
+    SyncFd,
 }
 
 impl How {
@@ -98,8 +140,36 @@ impl How {
             How::Spin => "spin",
             How::Wait1 => "wait1",
             How::WaitAny2 => "wait_any2",
+            How::SyncFd => "sync_fd",
         }
     }
+}
+
+/// Waits for the pending signal of the binary semaphore `bin`: exports it
+/// as a sync file and sleeps in `poll()` until the kernel reports it
+/// signalled.
+fn wait_sync_fd(gpu: &Gpu, bin: vk::Semaphore) -> Result<(), String> {
+    let ext = gpu.sync_fd.as_ref().ok_or("no VK_KHR_external_semaphore_fd")?;
+    let info =
+        vk::SemaphoreGetFdInfoKHR::default().semaphore(bin).handle_type(vk::ExternalSemaphoreHandleTypeFlags::SYNC_FD);
+    // SAFETY: a binary semaphore with a pending signal, made exportable as a
+    // sync file.
+    let fd = unsafe { ext.get_semaphore_fd(&info) }.map_err(vk_err("vkGetSemaphoreFdKHR"))?;
+    if fd < 0 {
+        // Already signalled: nothing to wait for.
+        return Ok(());
+    }
+    let mut pfd = libc::pollfd { fd, events: libc::POLLIN, revents: 0 };
+    loop {
+        // SAFETY: one valid pollfd.
+        let r = unsafe { libc::poll(&mut pfd, 1, -1) };
+        if r > 0 || std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted {
+            break;
+        }
+    }
+    // SAFETY: the descriptor the export returned, closed once.
+    unsafe { libc::close(fd) };
+    Ok(())
 }
 
 /// Waits until `sem` reaches `value`.
@@ -112,7 +182,8 @@ fn wait(device: &ash::Device, how: How, sem: vk::Semaphore, value: u64, other: v
             {}
             Ok(())
         }
-        How::Wait1 => {
+        // (A sync file is waited on by `wait_sync_fd`; here, the timeline.)
+        How::Wait1 | How::SyncFd => {
             let (s, v) = ([sem], [value]);
             // SAFETY: a live timeline semaphore of `device`.
             unsafe { device.wait_semaphores(&vk::SemaphoreWaitInfo::default().semaphores(&s).values(&v), u64::MAX) }
@@ -129,13 +200,26 @@ fn wait(device: &ash::Device, how: How, sem: vk::Semaphore, value: u64, other: v
     }
 }
 
-fn submit(gpu: &Gpu, wait_on: Option<(vk::Semaphore, u64)>, signal: vk::Semaphore, value: u64) -> Result<(), String> {
+/// Submits an empty batch that (after `wait_on`) signals the timeline
+/// `signal` to `value`, and the binary semaphore `also` when given.
+fn submit(
+    gpu: &Gpu,
+    wait_on: Option<(vk::Semaphore, u64)>,
+    signal: vk::Semaphore,
+    value: u64,
+    also: Option<vk::Semaphore>,
+) -> Result<(), String> {
     let (ws, wv) = match wait_on {
         Some((s, v)) => (vec![s], vec![v]),
         None => (vec![], vec![]),
     };
     let stages = vec![vk::PipelineStageFlags::ALL_COMMANDS; ws.len()];
-    let (ss, sv) = ([signal], [value]);
+    let (mut ss, mut sv) = (vec![signal], vec![value]);
+    if let Some(bin) = also {
+        // A binary semaphore's value is ignored.
+        ss.push(bin);
+        sv.push(0);
+    }
     let mut tl = vk::TimelineSemaphoreSubmitInfo::default().wait_semaphore_values(&wv).signal_semaphore_values(&sv);
     let info = vk::SubmitInfo::default()
         .wait_semaphores(&ws)
@@ -164,13 +248,20 @@ fn main() {
 /// Every measurement on `gpu`; the device and instance are destroyed at
 /// the end, also after a failure.
 fn run(gpu: &Gpu, iterations: usize) -> Result<(), String> {
-    println!("{{\"scenario\":\"info\",\"device\":{:?}}}", gpu.name);
+    match gpu.sync_fd_missing {
+        Some(why) => println!("{{\"scenario\":\"info\",\"device\":{:?},\"sync_fd\":{why:?}}}", gpu.name),
+        None => println!("{{\"scenario\":\"info\",\"device\":{:?},\"sync_fd\":\"measured\"}}", gpu.name),
+    }
     let sems = [timeline(&gpu.device)?, timeline(&gpu.device)?, timeline(&gpu.device)?];
-    let result = measure(gpu, iterations, sems);
+    let bin = match gpu.sync_fd {
+        Some(_) => exportable(&gpu.device).map_err(|e| eprintln!("driver_wait: no sync_fd measurement: {e}")).ok(),
+        None => None,
+    };
+    let result = measure(gpu, iterations, sems, bin);
     // SAFETY: idle device (waited for); objects destroyed once.
     unsafe {
         gpu.device.device_wait_idle().ok();
-        for s in sems {
+        for s in sems.into_iter().chain(bin) {
             gpu.device.destroy_semaphore(s, None);
         }
         gpu.device.destroy_device(None);
@@ -179,17 +270,34 @@ fn run(gpu: &Gpu, iterations: usize) -> Result<(), String> {
     result
 }
 
-fn measure(gpu: &Gpu, iterations: usize, [sem, other, gate]: [vk::Semaphore; 3]) -> Result<(), String> {
+fn measure(
+    gpu: &Gpu,
+    iterations: usize,
+    [sem, other, gate]: [vk::Semaphore; 3],
+    bin: Option<vk::Semaphore>,
+) -> Result<(), String> {
     let mut value = 0u64;
     let mut gate_value = 0u64;
-    for how in [How::Spin, How::Wait1, How::WaitAny2] {
+    let hows: &[How] = if bin.is_some() {
+        &[How::Spin, How::Wait1, How::WaitAny2, How::SyncFd]
+    } else {
+        &[How::Spin, How::Wait1, How::WaitAny2]
+    };
+    // The main thread's wait: a sync file when measuring `sync_fd`, else
+    // the timeline semaphore.
+    let main_wait = |how: How, value: u64| match (how, bin) {
+        (How::SyncFd, Some(b)) => wait_sync_fd(gpu, b),
+        _ => wait(&gpu.device, how, sem, value, other),
+    };
+    for &how in hows {
+        let also = if how == How::SyncFd { bin } else { None };
         // Submit-to-wake round trips.
         let (mut trip, mut cpu, mut wall) = (Vec::with_capacity(iterations), 0u64, 0u64);
         for i in 0..iterations + 50 {
             value += 1;
             let (t0, c0) = (Instant::now(), thread_cpu_ns());
-            submit(gpu, None, sem, value)?;
-            wait(&gpu.device, how, sem, value, other)?;
+            submit(gpu, None, sem, value, also)?;
+            main_wait(how, value)?;
             let (dt, dc) = (t0.elapsed(), thread_cpu_ns() - c0);
             if i >= 50 {
                 trip.push(dt.as_secs_f64() * 1e6);
@@ -212,7 +320,7 @@ fn measure(gpu: &Gpu, iterations: usize, [sem, other, gate]: [vk::Semaphore; 3])
             for _ in 0..rounds {
                 value += 1;
                 gate_value += 1;
-                submit(gpu, Some((gate, gate_value)), sem, value)?;
+                submit(gpu, Some((gate, gate_value)), sem, value, also)?;
                 let device = gpu.device.clone();
                 let g = gate_value;
                 let signaller = std::thread::spawn(move || {
@@ -227,7 +335,7 @@ fn measure(gpu: &Gpu, iterations: usize, [sem, other, gate]: [vk::Semaphore; 3])
                     let device = gpu.device.clone();
                     std::thread::spawn(move || wait(&device, How::Wait1, sem, value, other))
                 });
-                let waited = wait(&gpu.device, how, sem, value, other);
+                let waited = main_wait(how, value);
                 let woke = Instant::now();
                 let signalled = signaller.join().map_err(|_| "the signalling thread panicked".to_string())??;
                 if let Some(t) = other_waiter {

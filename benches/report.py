@@ -392,9 +392,12 @@ class Section:
         by = {(r["scenario"], r["how"]): r for r in dw}
         names = {"spin": "spin on vkGetSemaphoreCounterValue",
                  "wait1": "vkWaitSemaphores, one semaphore",
-                 "wait_any2": "vkWaitSemaphores WAIT_ANY, two semaphores (wgpu-shim's direct WaitAny)"}
+                 "wait_any2": "vkWaitSemaphores WAIT_ANY, two semaphores (wgpu-shim's direct WaitAny)",
+                 "sync_fd": "poll() on a sync file exported from a binary semaphore the submit signals"}
         rows = []
-        for how in ("spin", "wait1", "wait_any2"):
+        for how in ("spin", "wait1", "wait_any2", "sync_fd"):
+            if how == "sync_fd" and ("trip", how) not in by:
+                continue
             t, l = by.get(("trip", how), {}), by.get(("late", how), {})
             l10, l2w = by.get(("late10", how), {}), by.get(("late10_two_waiters", how), {})
             rows.append([names[how], fmt(t.get("median_us")), fmt(t.get("p99_us")), fmt(t.get("cpu_over_wall")),
@@ -410,6 +413,10 @@ class Section:
             table(["how", "trip median µs", "trip p99 µs", "waiting thread CPU/wall", "after 2 ms asleep median µs",
                    "p99 µs", "after 10 ms asleep median µs", "… with a second waiter, median µs"], rows), "",
         ]
+        info = next((r for r in self.d.get("driver_wait") or [] if r.get("scenario") == "info"), {})
+        if info.get("sync_fd") and info["sync_fd"] != "measured":
+            text += [f"A wait the kernel ends (a sync file from the submission, in `poll()`) is not measured: "
+                     f"{info['sync_fd']}.", ""]
         spin_t, w1_t, wa_t = (by.get(("trip", h), {}) for h in ("spin", "wait1", "wait_any2"))
         spin_l, w1_l, wa_l = (by.get(("late10", h), {}) or by.get(("late", h), {}) for h in ("spin", "wait1",
                                                                                             "wait_any2"))

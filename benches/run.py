@@ -439,6 +439,8 @@ def run_driver_wait(args, env: dict, rounds: int) -> list[dict]:
                 merged[key] = value
         if scenario == "info":
             merged["device"] = recs[0].get("device")
+            if recs[0].get("sync_fd") is not None:
+                merged["sync_fd"] = recs[0].get("sync_fd")
         out.append(merged)
     return out
 
