@@ -75,13 +75,11 @@ fn setup() -> Result<Gpu, String> {
     let mut v12 = vk::PhysicalDeviceVulkan12Features::default().timeline_semaphore(true);
     // SAFETY: a physical device of this instance.
     let has_ext = unsafe { instance.enumerate_device_extension_properties(pick) }
-        .map(|exts| {
-            exts.iter().any(|e| e.extension_name_as_c_str() == Ok(ash::khr::external_semaphore_fd::NAME))
-        })
+        .map(|exts| exts.iter().any(|e| e.extension_name_as_c_str() == Ok(ash::khr::external_semaphore_fd::NAME)))
         .unwrap_or(false);
     let exportable = {
-        let info =
-            vk::PhysicalDeviceExternalSemaphoreInfo::default().handle_type(vk::ExternalSemaphoreHandleTypeFlags::SYNC_FD);
+        let info = vk::PhysicalDeviceExternalSemaphoreInfo::default()
+            .handle_type(vk::ExternalSemaphoreHandleTypeFlags::SYNC_FD);
         let mut props = vk::ExternalSemaphoreProperties::default();
         // SAFETY: a physical device of this instance; valid structures.
         unsafe { instance.get_physical_device_external_semaphore_properties(pick, &info, &mut props) };
