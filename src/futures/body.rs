@@ -8,6 +8,8 @@
 //! made once per body type.
 
 use std::any::TypeId;
+use std::cell::Cell;
+use std::marker::PhantomData;
 use std::mem::{self, ManuallyDrop, MaybeUninit};
 use std::ptr;
 
@@ -42,6 +44,8 @@ struct VTable {
 pub(super) struct Body {
     vtable: &'static VTable,
     data: Storage,
+    /// Not `Sync`: the erased callback need not be.
+    _not_sync: PhantomData<Cell<()>>,
 }
 
 // SAFETY: a body is only made from an `Op<R, F>` with `R: Send` and
@@ -124,7 +128,7 @@ impl Body {
             // SAFETY: a pointer fits in four words.
             unsafe { ptr::write(data.as_mut_ptr().cast::<*mut Op<R, F>>(), Box::into_raw(Box::new(op))) };
         }
-        Body { vtable: <Op<R, F> as Erased>::VTABLE, data }
+        Body { vtable: <Op<R, F> as Erased>::VTABLE, data, _not_sync: PhantomData }
     }
 
     /// Runs the callback with the stored result, or as cancelled (always
