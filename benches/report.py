@@ -661,8 +661,8 @@ GAPS = """\
   and wakes 50–90 µs after a spinning thread would have seen the fence. The one wait that would bypass the
   driver's, a sync file exported from the submission and waited on in `poll()`, is not offered by this driver
   (`driver_wait` records why). wgpu-shim's blocking round trip and wake-up are level with wgpu-native's
-  blocking poll: across this session's H200 runs the round trip was 0.9–1.1× and the wake-up 0.9–1.2× of
-  wgpu-native's, each run's host noise being as large as the difference. A map or work-done whose callback
+  blocking poll: across this session's H200 runs (each on a fresh host) the round trip was 0.94–1.10× and
+  the wake-up 0.84–1.2× of wgpu-native's, each run's host noise being as large as the difference. A map or work-done whose callback
   only the application's own calls can deliver does not wake the device's progress thread (that wake cost a
   futex call in every MapAsync, and its extra poll raced the application's own).
 - **Futures throughput** (met): a future costs no allocation (its callback is stored in the event), joining
