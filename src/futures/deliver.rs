@@ -89,7 +89,7 @@ impl Registry {
                 return inner;
             }
             drop(inner);
-            run_chunk(&chunk);
+            run_chunk(self, &chunk);
             inner = self.lock();
         }
     }
@@ -103,14 +103,15 @@ thread_local! {
     /// The chunks this thread is running, innermost last. A WaitAny nested
     /// in one of their callbacks that lists a later future of the chunk runs
     /// that callback itself (`steal`), as WaitAny must for a future whose
-    /// callback has not run yet (behaviour §8.3).
-    static RUNNING: RefCell<Vec<*const Chunk>> = const { RefCell::new(Vec::new()) };
+    /// callback has not run yet (behaviour §8.3). Each chunk is tagged with
+    /// its registry: keys of different instances may be equal.
+    static RUNNING: RefCell<Vec<(*const Registry, *const Chunk)>> = const { RefCell::new(Vec::new()) };
 }
 
-/// Runs the callbacks of `chunk` in order, skipping those a nested WaitAny
-/// ran already.
+/// Runs the callbacks of `chunk`, taken from `registry`, in order, skipping
+/// those a nested WaitAny ran already.
 #[inline]
-fn run_chunk(chunk: &Chunk) {
+fn run_chunk(registry: &Registry, chunk: &Chunk) {
     /// Unregisters the chunk however the loop ends.
     struct Registered;
     impl Drop for Registered {
@@ -118,7 +119,7 @@ fn run_chunk(chunk: &Chunk) {
             RUNNING.with(|r| r.borrow_mut().pop());
         }
     }
-    RUNNING.with(|r| r.borrow_mut().push(chunk));
+    RUNNING.with(|r| r.borrow_mut().push((registry, chunk)));
     let _registered = Registered;
     for (_, body) in chunk {
         if let Some(body) = body.take() {
@@ -127,11 +128,13 @@ fn run_chunk(chunk: &Chunk) {
     }
 }
 
-/// Takes the body of `key` out of a chunk this thread is running, if its
-/// callback has not started: the caller (a nested WaitAny) runs it instead.
-pub(super) fn steal(key: DefaultKey) -> Option<Body> {
+/// Takes the body of `registry`'s event `key` out of a chunk this thread is
+/// running, if its callback has not started: the caller (a nested WaitAny)
+/// runs it instead.
+pub(super) fn steal(registry: &Registry, key: DefaultKey) -> Option<Body> {
+    let registry: *const Registry = registry;
     RUNNING.with(|r| {
-        r.borrow().iter().rev().find_map(|&chunk| {
+        r.borrow().iter().rev().filter(|&&(owner, _)| owner == registry).find_map(|&(_, chunk)| {
             // SAFETY: a registered chunk is borrowed by `run_chunk` further
             // up this thread's stack, which unregisters it before the borrow
             // ends; it is only read through shared references, and the
@@ -213,5 +216,63 @@ impl Inner {
 pub(super) fn run_guarded(body: Body, cancelled: bool) {
     if std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| body.run(cancelled))).is_err() {
         log::error!(target: "wgpu_shim", "internal error while delivering a callback");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::abi::{WGPUFutureWaitInfo, WGPUWaitStatus};
+    use crate::futures::registry::{Lookup, Mode, Source};
+    use crate::futures::WaitRules;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+
+    /// A WaitAny nested in a delivery of another instance, on a future whose
+    /// key equals one in that instance's chunk, runs its own future's
+    /// callback, not the other instance's.
+    #[test]
+    fn a_nested_wait_steals_from_its_own_registry_only() {
+        let (a, b) = (Registry::new(), Registry::new());
+        let (a1_ran, b1_ran) = (Arc::new(AtomicBool::new(false)), Arc::new(AtomicBool::new(false)));
+        let seen = Arc::new(parking_lot::Mutex::new(None));
+
+        // b0 runs a's delivery; b1 records that it ran.
+        let a_for_b0 = a.clone();
+        let (_, b0) = b.register::<()>(Mode::AllowProcessEvents, Source::Cpu, move |_| a_for_b0.process_events());
+        let flag = b1_ran.clone();
+        let (fb1, b1) =
+            b.register::<()>(Mode::AllowProcessEvents, Source::Cpu, move |_| flag.store(true, Ordering::SeqCst));
+
+        // a0 waits on b1 from inside a's chunk; a1 records that it ran.
+        let (b_for_a0, flags, seen_in) = (b.clone(), (a1_ran.clone(), b1_ran.clone()), seen.clone());
+        let (_, a0) = a.register::<()>(Mode::AllowProcessEvents, Source::Cpu, move |_| {
+            let rules = WaitRules { timed: true, max_count: 4, mixed_sources: true };
+            let mut infos = [WGPUFutureWaitInfo { future: fb1, completed: 0 }];
+            let status = b_for_a0.wait_any(&mut infos, 0, &rules, &|_| None, &|_| {});
+            *seen_in.lock() =
+                Some((status, infos[0].completed, flags.1.load(Ordering::SeqCst), flags.0.load(Ordering::SeqCst)));
+        });
+        let flag = a1_ran.clone();
+        let (fa1, a1) =
+            a.register::<()>(Mode::AllowProcessEvents, Source::Cpu, move |_| flag.store(true, Ordering::SeqCst));
+
+        // The second events of the two registries have the same key.
+        let key = |r: &Registry, id: u64| match r.inner.lock().lookup(id) {
+            Lookup::Live(k) => Some(k),
+            _ => None,
+        };
+        assert!(key(&a, fa1.id).is_some() && key(&a, fa1.id) == key(&b, fb1.id));
+
+        for c in [a0, a1, b0, b1] {
+            c.complete(());
+        }
+        b.process_events();
+        assert_eq!(
+            *seen.lock(),
+            Some((Ok(WGPUWaitStatus::Success), 1, true, false)),
+            "the nested wait ran b1's callback, and not a1's"
+        );
+        assert!(a1_ran.load(Ordering::SeqCst) && b1_ran.load(Ordering::SeqCst), "each callback ran");
     }
 }

@@ -130,7 +130,7 @@ impl Registry {
                             // Taken by a delivery further up this thread's
                             // stack: its callback runs here unless it has
                             // started already (this is its own callback).
-                            if let Some(body) = super::deliver::steal(key) {
+                            if let Some(body) = super::deliver::steal(self, key) {
                                 stolen.push((inner.events[key].seq, body));
                             }
                         }
