@@ -73,6 +73,14 @@ impl State {
     }
 }
 
+/// What a new work-done future does, when it needs no new batch.
+enum Step<F> {
+    /// Nothing issued is outstanding: it completes at once.
+    Idle(F),
+    /// It joined the batch of the current generation (or could not).
+    Joined(Joined<F>),
+}
+
 /// Owned by the wgpu-core closure of one batch: completes it when called,
 /// cancels it when wgpu-core drops the closure without calling it.
 struct BatchGuard {
@@ -132,12 +140,12 @@ impl WorkDone {
     ) -> WGPUFuture {
         let registry = &device.instance.registry;
         let source = Source::Queue(device.serial);
-        let id = |generation| BatchId { queue: device.serial, generation };
         // A batch of the current generation is open: join it. Should it have
         // fired meanwhile, the registry says so and the state decides.
         let generation = self.issued.load(Ordering::Acquire);
         let callback = if self.open.load(Ordering::Acquire) == generation {
-            match registry.join_batch(id(generation), mode, source, callback) {
+            let id = BatchId { queue: device.serial, generation };
+            match registry.join_batch(id, mode, source, callback) {
                 Joined::Future(future) => return self.joined(device, mode, future),
                 Joined::Refused(refused) => return cancelled(refused),
                 Joined::Closed(callback) => callback,
@@ -146,20 +154,12 @@ impl WorkDone {
             callback
         };
         let st = self.state.lock();
-        if st.idle() {
-            drop(st);
-            // Nothing issued is outstanding: done already, in one step.
-            return registry.register_done(mode, source, (), callback);
-        }
-        let generation = st.issued;
-        if st.batches.last() == Some(&generation) {
-            // Under the state lock the batch cannot fire: it is open.
-            let joined = registry.join_batch(id(generation), mode, source, callback);
-            drop(st);
-            return self.settle(device, mode, joined);
-        }
+        let step = self.step(&st, device, mode, callback);
         drop(st);
-        self.new_batch(device, mode, callback)
+        match step {
+            Ok(step) => self.finish(device, mode, step),
+            Err(callback) => self.new_batch(device, mode, callback),
+        }
     }
 
     /// Makes a batch for the current generation with the future of
@@ -180,18 +180,15 @@ impl WorkDone {
         let mut st = self.state.lock();
         // Another thread may have made the batch, or finished the work,
         // meanwhile.
-        if st.idle() {
-            drop(st);
-            drop(order);
-            return registry.register_done(mode, source, (), callback);
-        }
+        let callback = match self.step(&st, device, mode, callback) {
+            Ok(step) => {
+                drop(st);
+                drop(order);
+                return self.finish(device, mode, step);
+            }
+            Err(callback) => callback,
+        };
         let id = BatchId { queue: device.serial, generation: st.issued };
-        if st.batches.last() == Some(&id.generation) {
-            let joined = registry.join_batch(id, mode, source, callback);
-            drop(st);
-            drop(order);
-            return self.settle(device, mode, joined);
-        }
         let future = match registry.open_batch(id, mode, source, callback) {
             Ok(future) => future,
             Err(refused) => {
@@ -222,21 +219,47 @@ impl WorkDone {
         future
     }
 
-    /// The outcome of joining a batch known to be open (under the state
-    /// lock, which keeps it from firing).
-    fn settle<F: FnOnce(Outcome<()>) + Send + 'static>(
+    /// What a new future does, decided under the state lock (`st`):
+    /// completes at once when nothing issued is outstanding, or joins the
+    /// batch of the current generation (here: under the state lock that
+    /// batch cannot fire). Gives the callback back when a new batch is
+    /// needed. Runs nothing: the caller finishes the step once it holds no
+    /// lock.
+    fn step<F: FnOnce(Outcome<()>) + Send + 'static>(
+        &self,
+        st: &State,
+        device: &Device,
+        mode: Mode,
+        callback: F,
+    ) -> Result<Step<F>, F> {
+        if st.idle() {
+            return Ok(Step::Idle(callback));
+        }
+        if st.batches.last() != Some(&st.issued) {
+            return Err(callback);
+        }
+        let id = BatchId { queue: device.serial, generation: st.issued };
+        Ok(Step::Joined(device.instance.registry.join_batch(id, mode, Source::Queue(device.serial), callback)))
+    }
+
+    /// Finishes a [`WorkDone::step`], with no lock held.
+    fn finish<F: FnOnce(Outcome<()>) + Send + 'static>(
         &self,
         device: &Device,
         mode: Mode,
-        joined: Joined<F>,
+        step: Step<F>,
     ) -> WGPUFuture {
-        match joined {
-            Joined::Future(future) => self.joined(device, mode, future),
-            Joined::Refused(refused) => cancelled(refused),
-            Joined::Closed(callback) => {
+        let registry = &device.instance.registry;
+        let source = Source::Queue(device.serial);
+        match step {
+            // Nothing issued is outstanding: done already, in one step.
+            Step::Idle(callback) => registry.register_done(mode, source, (), callback),
+            Step::Joined(Joined::Future(future)) => self.joined(device, mode, future),
+            Step::Joined(Joined::Refused(refused)) => cancelled(refused),
+            Step::Joined(Joined::Closed(callback)) => {
                 // Never the case. A closed batch has fired: its work is done.
                 log::error!(target: "wgpu_shim", "internal error: a work-done batch closed while held open");
-                device.instance.registry.register_done(mode, Source::Queue(device.serial), (), callback)
+                registry.register_done(mode, source, (), callback)
             }
         }
     }

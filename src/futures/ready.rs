@@ -93,9 +93,11 @@ impl ReadyList {
         self.entries.len()
     }
 
-    /// Forgets everything.
+    /// Forgets everything (a new epoch: no earlier entry is listed).
     pub(super) fn clear(&mut self) {
-        drop(self.drain());
+        self.entries.clear();
+        self.live = 0;
+        self.epoch = self.epoch.wrapping_add(1);
     }
 }
 
