@@ -6,6 +6,7 @@
 //! into an invalid object). [`invalid`] makes those invalid objects.
 
 pub(crate) mod binding;
+pub(crate) mod device;
 pub(crate) mod format;
 pub(crate) mod invalid;
 pub(crate) mod pipeline;
@@ -13,6 +14,7 @@ pub(crate) mod render;
 pub(crate) mod shader;
 
 use std::borrow::Cow;
+use std::fmt::Write as _;
 
 use crate::abi::WGPU_WHOLE_SIZE;
 
@@ -27,11 +29,25 @@ pub(crate) fn whole_size(size: u64) -> Option<u64> {
     (size != WGPU_WHOLE_SIZE).then_some(size)
 }
 
-/// Turns a chain error (a [`crate::boundary::Reject`]) found while reading a
+/// Turns a chain error (a [`crate::ffi::boundary::Reject`]) found while reading a
 /// descriptor that is consumed on the device timeline into the message of a
 /// validation error.
-pub(crate) fn chain_error(r: crate::boundary::Reject) -> String {
+pub(crate) fn chain_error(r: crate::ffi::boundary::Reject) -> String {
     r.0
+}
+
+/// An error and its sources, one per line.
+pub(crate) fn describe(err: &(dyn std::error::Error + 'static)) -> String {
+    let mut text = err.to_string();
+    let mut source = err.source();
+    while let Some(s) = source {
+        let line = s.to_string();
+        if !text.contains(&line) {
+            let _ = write!(text, "\n  caused by: {line}");
+        }
+        source = s.source();
+    }
+    text
 }
 
 #[cfg(test)]

@@ -66,9 +66,9 @@ pub(crate) fn error_message(err: &CreateShaderModuleError) -> Message {
             Message::error(text).at(location(|| e.inner.location(&e.source)))
         }
         CreateShaderModuleError::Validation(e) => {
-            Message::error(crate::error_scope::describe(&*e.inner)).at(location(|| e.inner.location(&e.source)))
+            Message::error(crate::conv::describe(&*e.inner)).at(location(|| e.inner.location(&e.source)))
         }
-        other => Message::error(crate::error_scope::describe(other)),
+        other => Message::error(crate::conv::describe(other)),
     }
 }
 

@@ -12,8 +12,8 @@ use wgpu_types as wgt;
 
 use super::abi::*;
 use crate::abi::{WGPUChainedStruct, WGPUFeatureName, WGPUQueryType, WGPUSType, WGPU_LIMIT_U32_UNDEFINED};
-use crate::boundary::{self, ApiResult};
-use crate::chain::Chain;
+use crate::ffi::boundary::{self, ApiResult};
+use crate::ffi::chain::Chain;
 
 /// wgpu-native's extra feature names and the wgpu features behind them.
 pub(crate) const FEATURES: &[(WGPUFeatureName, wgt::Features)] = &[

@@ -12,13 +12,13 @@ use crate::abi::{
     WGPUBuffer, WGPUCommandEncoder, WGPUComputePassEncoder, WGPUQuerySet, WGPURenderPassEncoder, WGPUTexture,
     WGPU_ARRAY_LAYER_COUNT_UNDEFINED, WGPU_MIP_LEVEL_COUNT_UNDEFINED,
 };
-use crate::boundary::{self, call};
-use crate::buffer::Buffer;
-use crate::command_encoder::CommandEncoder;
-use crate::compute_pass::ComputePassEncoder;
-use crate::query_set::QuerySet;
-use crate::render_pass::RenderPassEncoder;
-use crate::texture::Texture;
+use crate::ffi::boundary::{self, call};
+use crate::objects::buffer::Buffer;
+use crate::objects::command_encoder::CommandEncoder;
+use crate::objects::compute_pass::ComputePassEncoder;
+use crate::objects::query_set::QuerySet;
+use crate::objects::render_pass::RenderPassEncoder;
+use crate::objects::texture::Texture;
 
 /// Defines a render pass draw over `count` indirect records.
 macro_rules! multi_draw {
@@ -240,7 +240,7 @@ pub unsafe extern "C" fn wgpuCommandEncoderClearTexture(
         let range = match range {
             None => wgt::ImageSubresourceRange::default(),
             Some(r) => {
-                let aspect = match crate::texture::aspect(r.aspect) {
+                let aspect = match crate::objects::texture::aspect(r.aspect) {
                     Ok(aspect) => aspect,
                     Err(why) => {
                         encoder.device.report_validation(format!("wgpuCommandEncoderClearTexture: range.{why}"));

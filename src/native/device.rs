@@ -4,9 +4,9 @@
 use std::ffi::c_void;
 
 use crate::abi::{WGPUBool, WGPUDevice, WGPUTexture};
-use crate::boundary::{self, call, reject};
-use crate::device::Device;
-use crate::texture::Texture;
+use crate::ffi::boundary::{self, call, reject};
+use crate::objects::device::Device;
+use crate::objects::texture::Texture;
 
 /// The device's `MTLDevice`: NULL, logged (no Metal backend here).
 ///

@@ -5,10 +5,10 @@ use std::sync::Arc;
 
 use super::abi::*;
 use crate::abi::{WGPUAdapter, WGPUInstance};
-use crate::adapter::Adapter;
-use crate::boundary::{self, call};
-use crate::handle::Handle;
-use crate::instance::Instance;
+use crate::ffi::boundary::{self, call};
+use crate::ffi::handle::Handle;
+use crate::objects::adapter::Adapter;
+use crate::objects::instance::Instance;
 
 fn registry(r: &wgpu_core::registry::RegistryReport) -> WGPURegistryReport {
     WGPURegistryReport {
@@ -86,7 +86,7 @@ pub unsafe extern "C" fn wgpuInstanceEnumerateAdapters(
         let mut allowed = wgpu_types::Backends::VULKAN;
         if let Some(o) = options {
             // SAFETY: the options' chain is valid (caller).
-            unsafe { crate::chain::expect_none(o.nextInChain, "WGPUInstanceEnumerateAdapterOptions") }?;
+            unsafe { crate::ffi::chain::expect_none(o.nextInChain, "WGPUInstanceEnumerateAdapterOptions") }?;
             allowed = backends(o.backends);
         }
         let ids = instance.global.enumerate_adapters(allowed, false);

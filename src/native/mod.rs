@@ -33,7 +33,7 @@ pub(crate) fn compat() -> bool {
             "" => false,
             "wgpu-native" => true,
             other => {
-                crate::log::init();
+                crate::ffi::log::init();
                 ::log::warn!(target: "wgpu_shim", "WGPU_SHIM_COMPAT={other:?} is not known (the one value is wgpu-native): ignored");
                 false
             }

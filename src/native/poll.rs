@@ -29,11 +29,11 @@ use ash::vk;
 
 use super::abi::WGPUSubmissionIndex;
 use crate::abi::{WGPUBool, WGPUDevice, WGPUFutureWaitInfo};
-use crate::boundary::{self, call, reject, ApiResult};
-use crate::device::Device;
-use crate::direct_wait::DeviceSleep;
+use crate::engine::direct_wait::DeviceSleep;
+use crate::engine::progress::RawFence;
+use crate::ffi::boundary::{self, call, reject, ApiResult};
 use crate::futures::{DirectSleep, Mode, WaitRules};
-use crate::progress::RawFence;
+use crate::objects::device::Device;
 
 /// How long one fence sleep lasts before the thread checks whether the
 /// device was lost meanwhile (it wakes as soon as the fence arrives).

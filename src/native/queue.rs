@@ -5,8 +5,8 @@ use std::ffi::c_void;
 
 use super::abi::WGPUSubmissionIndex;
 use crate::abi::{WGPUCommandBuffer, WGPUQueue};
-use crate::boundary::{self, call, reject};
-use crate::queue::Queue;
+use crate::ffi::boundary::{self, call, reject};
+use crate::objects::queue::Queue;
 
 /// `wgpuQueueSubmit` that returns the submission's index, for
 /// `wgpuDevicePoll`. Returns 0 when nothing was submitted (a command buffer
@@ -27,7 +27,7 @@ pub unsafe extern "C" fn wgpuQueueSubmitForIndex(
             (boundary::arg::<Queue>(queue, "queue")?, boundary::slice_arg(commands, command_count, "commands")?)
         };
         // SAFETY: each element is a live command buffer (caller).
-        Ok(unsafe { crate::queue::submit(queue, list) }?.unwrap_or(0))
+        Ok(unsafe { crate::objects::queue::submit(queue, list) }?.unwrap_or(0))
     })
 }
 

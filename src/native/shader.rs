@@ -11,10 +11,10 @@ use wgpu_types as wgt;
 
 use super::abi::*;
 use crate::abi::{WGPUDevice, WGPUShaderModule, WGPUShaderModuleDescriptor};
-use crate::boundary::{self, call};
-use crate::device::Device;
-use crate::handle::Handle;
-use crate::shader_module::ShaderModule;
+use crate::ffi::boundary::{self, call};
+use crate::ffi::handle::Handle;
+use crate::objects::device::Device;
+use crate::objects::shader_module::ShaderModule;
 
 /// Creates a shader module from SPIR-V (`sourceSize` 32-bit words). The
 /// SPIR-V is translated and validated as a chained `WGPUShaderSourceSPIRV`
@@ -41,7 +41,7 @@ pub unsafe extern "C" fn wgpuDeviceCreateShaderModuleSpirV(
                 boundary::slice_arg(desc.source, desc.sourceSize as usize, "source")?,
             )
         };
-        let source = ShaderModuleSource::SpirV(Cow::Borrowed(words), crate::shader_module::spirv_options());
+        let source = ShaderModuleSource::SpirV(Cow::Borrowed(words), crate::objects::shader_module::spirv_options());
         let module = ShaderModule::create(&device.arc(), label, source, wgt::ShaderRuntimeChecks::checked());
         Ok(Handle::into_raw(Arc::new(module)))
     })
@@ -74,7 +74,7 @@ pub unsafe extern "C" fn wgpuDeviceCreateShaderModuleTrusted(
 ) -> WGPUShaderModule {
     call("wgpuDeviceCreateShaderModuleTrusted", std::ptr::null_mut(), || {
         // SAFETY: forwarded from the C caller.
-        unsafe { crate::shader_module::create_module(device, descriptor, runtime_checks(runtime_checks_mask)) }
+        unsafe { crate::objects::shader_module::create_module(device, descriptor, runtime_checks(runtime_checks_mask)) }
     })
 }
 

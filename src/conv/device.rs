@@ -1,0 +1,322 @@
+//! Conversions for adapters and devices: features, limits, adapter info.
+
+use wgpu_types as wgt;
+
+use crate::abi::*;
+use crate::ffi::boundary::ApiResult;
+
+/// The standard features and the wgpu features that provide them.
+/// `CoreFeaturesAndLimits` has no wgpu flag: every device is a core device.
+const FEATURES: &[(WGPUFeatureName, wgt::Features)] = &[
+    (WGPUFeatureName::DepthClipControl, wgt::Features::DEPTH_CLIP_CONTROL),
+    (WGPUFeatureName::Depth32FloatStencil8, wgt::Features::DEPTH32FLOAT_STENCIL8),
+    (WGPUFeatureName::TextureCompressionBC, wgt::Features::TEXTURE_COMPRESSION_BC),
+    (WGPUFeatureName::TextureCompressionBCSliced3D, wgt::Features::TEXTURE_COMPRESSION_BC_SLICED_3D),
+    (WGPUFeatureName::TextureCompressionETC2, wgt::Features::TEXTURE_COMPRESSION_ETC2),
+    (WGPUFeatureName::TextureCompressionASTC, wgt::Features::TEXTURE_COMPRESSION_ASTC),
+    (WGPUFeatureName::TextureCompressionASTCSliced3D, wgt::Features::TEXTURE_COMPRESSION_ASTC_SLICED_3D),
+    (WGPUFeatureName::TimestampQuery, wgt::Features::TIMESTAMP_QUERY),
+    (WGPUFeatureName::IndirectFirstInstance, wgt::Features::INDIRECT_FIRST_INSTANCE),
+    (WGPUFeatureName::ShaderF16, wgt::Features::SHADER_F16),
+    (WGPUFeatureName::RG11B10UfloatRenderable, wgt::Features::RG11B10UFLOAT_RENDERABLE),
+    (WGPUFeatureName::BGRA8UnormStorage, wgt::Features::BGRA8UNORM_STORAGE),
+    (WGPUFeatureName::Float32Filterable, wgt::Features::FLOAT32_FILTERABLE),
+    (WGPUFeatureName::Float32Blendable, wgt::Features::FLOAT32_BLENDABLE),
+    (WGPUFeatureName::ClipDistances, wgt::Features::CLIP_DISTANCES),
+    (WGPUFeatureName::DualSourceBlending, wgt::Features::DUAL_SOURCE_BLENDING),
+    (WGPUFeatureName::Subgroups, wgt::Features::SUBGROUP),
+    (WGPUFeatureName::PrimitiveIndex, wgt::Features::PRIMITIVE_INDEX),
+];
+
+/// The standard features and wgpu.h's native ones.
+fn all_features() -> impl Iterator<Item = &'static (WGPUFeatureName, wgt::Features)> {
+    FEATURES.iter().chain(crate::native::chains::FEATURES)
+}
+
+/// The feature names (standard, then wgpu.h's) that `features` provides.
+pub(crate) fn feature_names(features: wgt::Features) -> Vec<WGPUFeatureName> {
+    let mut names = vec![WGPUFeatureName::CoreFeaturesAndLimits];
+    names.extend(all_features().filter(|(_, f)| features.contains(*f)).map(|(n, _)| *n));
+    names
+}
+
+/// Whether `features` provides the standard feature `name`.
+pub(crate) fn has_feature(features: wgt::Features, name: WGPUFeatureName) -> bool {
+    name == WGPUFeatureName::CoreFeaturesAndLimits || all_features().any(|(n, f)| *n == name && features.contains(*f))
+}
+
+/// The wgpu features for a list of required standard features; `Err` names
+/// a feature that is unknown or that the adapter lacks.
+pub(crate) fn required_features(names: &[WGPUFeatureName], available: wgt::Features) -> Result<wgt::Features, String> {
+    let mut out = wgt::Features::empty();
+    for &name in names {
+        if name == WGPUFeatureName::CoreFeaturesAndLimits {
+            continue;
+        }
+        match all_features().find(|(n, _)| *n == name) {
+            Some((_, f)) if available.contains(*f) => out |= *f,
+            Some(_) => return Err(format!("the adapter does not support feature {:#x}", name.0)),
+            None => return Err(format!("feature {:#x} is not supported by this implementation", name.0)),
+        }
+    }
+    Ok(out)
+}
+
+/// A reported maximum, kept off the "undefined" sentinel: some drivers
+/// offer `u32::MAX` (NVIDIA's descriptors per set, hence wgpu-hal's
+/// bindings per bind group), which C would read as
+/// `WGPU_LIMIT_U32_UNDEFINED`.
+fn defined<T: Bounded>(v: T) -> T {
+    v.below_sentinel()
+}
+
+/// Limit types with an "undefined" sentinel at their maximum.
+trait Bounded {
+    fn below_sentinel(self) -> Self;
+}
+
+impl Bounded for u32 {
+    fn below_sentinel(self) -> u32 {
+        self.min(u32::MAX - 1)
+    }
+}
+
+impl Bounded for u64 {
+    fn below_sentinel(self) -> u64 {
+        self.min(u64::MAX - 1)
+    }
+}
+
+/// Writes `limits` into a C struct (its chain must be empty).
+pub(crate) fn write_limits(out: &mut WGPULimits, l: &wgt::Limits) -> ApiResult<()> {
+    // SAFETY: the chain was supplied by the caller of the exported function,
+    // which promises a valid chain.
+    unsafe { crate::native::chains::write_native_limits(out.nextInChain, l) }?;
+    out.maxTextureDimension1D = defined(l.max_texture_dimension_1d);
+    out.maxTextureDimension2D = defined(l.max_texture_dimension_2d);
+    out.maxTextureDimension3D = defined(l.max_texture_dimension_3d);
+    out.maxTextureArrayLayers = defined(l.max_texture_array_layers);
+    out.maxBindGroups = defined(l.max_bind_groups);
+    out.maxBindGroupsPlusVertexBuffers = defined(l.max_bind_groups_plus_vertex_buffers);
+    out.maxBindingsPerBindGroup = defined(l.max_bindings_per_bind_group);
+    out.maxDynamicUniformBuffersPerPipelineLayout = defined(l.max_dynamic_uniform_buffers_per_pipeline_layout);
+    out.maxDynamicStorageBuffersPerPipelineLayout = defined(l.max_dynamic_storage_buffers_per_pipeline_layout);
+    out.maxSampledTexturesPerShaderStage = defined(l.max_sampled_textures_per_shader_stage);
+    out.maxSamplersPerShaderStage = defined(l.max_samplers_per_shader_stage);
+    out.maxStorageBuffersPerShaderStage = defined(l.max_storage_buffers_per_shader_stage);
+    out.maxStorageTexturesPerShaderStage = defined(l.max_storage_textures_per_shader_stage);
+    out.maxUniformBuffersPerShaderStage = defined(l.max_uniform_buffers_per_shader_stage);
+    out.maxUniformBufferBindingSize = defined(l.max_uniform_buffer_binding_size);
+    out.maxStorageBufferBindingSize = defined(l.max_storage_buffer_binding_size);
+    out.minUniformBufferOffsetAlignment = l.min_uniform_buffer_offset_alignment;
+    out.minStorageBufferOffsetAlignment = l.min_storage_buffer_offset_alignment;
+    out.maxVertexBuffers = defined(l.max_vertex_buffers);
+    out.maxBufferSize = defined(l.max_buffer_size);
+    out.maxVertexAttributes = defined(l.max_vertex_attributes);
+    out.maxVertexBufferArrayStride = defined(l.max_vertex_buffer_array_stride);
+    out.maxInterStageShaderVariables = defined(l.max_inter_stage_shader_variables);
+    out.maxColorAttachments = defined(l.max_color_attachments);
+    out.maxColorAttachmentBytesPerSample = defined(l.max_color_attachment_bytes_per_sample);
+    out.maxComputeWorkgroupStorageSize = defined(l.max_compute_workgroup_storage_size);
+    out.maxComputeInvocationsPerWorkgroup = defined(l.max_compute_invocations_per_workgroup);
+    out.maxComputeWorkgroupSizeX = defined(l.max_compute_workgroup_size_x);
+    out.maxComputeWorkgroupSizeY = defined(l.max_compute_workgroup_size_y);
+    out.maxComputeWorkgroupSizeZ = defined(l.max_compute_workgroup_size_z);
+    out.maxComputeWorkgroupsPerDimension = defined(l.max_compute_workgroups_per_dimension);
+    out.maxImmediateSize = defined(l.max_immediate_size);
+    Ok(())
+}
+
+/// The limits a device gets: the WebGPU defaults (no better than what the
+/// adapter offers), raised or lowered to each requested value. `Err` names
+/// a requested limit the adapter cannot meet.
+pub(crate) fn required_limits(req: Option<&WGPULimits>, adapter: &wgt::Limits) -> Result<wgt::Limits, String> {
+    let mut l = wgt::Limits::default().or_worse_values_from(adapter);
+    let Some(r) = req else { return Ok(l) };
+    // SAFETY: the chain was supplied by the caller of the exported
+    // function, which promises a valid chain (wgpu.h's WGPUNativeLimits).
+    unsafe { crate::native::chains::required_native_limits(r.nextInChain, adapter, &mut l) }?;
+    macro_rules! max_u32 {
+        ($($c:ident => $w:ident),* $(,)?) => {$(
+            if r.$c != WGPU_LIMIT_U32_UNDEFINED {
+                if r.$c > adapter.$w {
+                    return Err(format!("requiredLimits.{} = {} is above the adapter's {}", stringify!($c), r.$c, adapter.$w));
+                }
+                l.$w = r.$c;
+            }
+        )*};
+    }
+    macro_rules! max_u64 {
+        ($($c:ident => $w:ident),* $(,)?) => {$(
+            if r.$c != WGPU_LIMIT_U64_UNDEFINED {
+                if r.$c > adapter.$w {
+                    return Err(format!("requiredLimits.{} = {} is above the adapter's {}", stringify!($c), r.$c, adapter.$w));
+                }
+                l.$w = r.$c;
+            }
+        )*};
+    }
+    macro_rules! align {
+        ($($c:ident => $w:ident),* $(,)?) => {$(
+            if r.$c != WGPU_LIMIT_U32_UNDEFINED {
+                if !r.$c.is_power_of_two() || r.$c < adapter.$w {
+                    return Err(format!("requiredLimits.{} = {} must be a power of two no smaller than the adapter's {}", stringify!($c), r.$c, adapter.$w));
+                }
+                l.$w = r.$c;
+            }
+        )*};
+    }
+    max_u32!(
+        maxTextureDimension1D => max_texture_dimension_1d,
+        maxTextureDimension2D => max_texture_dimension_2d,
+        maxTextureDimension3D => max_texture_dimension_3d,
+        maxTextureArrayLayers => max_texture_array_layers,
+        maxBindGroups => max_bind_groups,
+        maxBindGroupsPlusVertexBuffers => max_bind_groups_plus_vertex_buffers,
+        maxBindingsPerBindGroup => max_bindings_per_bind_group,
+        maxDynamicUniformBuffersPerPipelineLayout => max_dynamic_uniform_buffers_per_pipeline_layout,
+        maxDynamicStorageBuffersPerPipelineLayout => max_dynamic_storage_buffers_per_pipeline_layout,
+        maxSampledTexturesPerShaderStage => max_sampled_textures_per_shader_stage,
+        maxSamplersPerShaderStage => max_samplers_per_shader_stage,
+        maxStorageBuffersPerShaderStage => max_storage_buffers_per_shader_stage,
+        maxStorageTexturesPerShaderStage => max_storage_textures_per_shader_stage,
+        maxUniformBuffersPerShaderStage => max_uniform_buffers_per_shader_stage,
+        maxVertexBuffers => max_vertex_buffers,
+        maxVertexAttributes => max_vertex_attributes,
+        maxVertexBufferArrayStride => max_vertex_buffer_array_stride,
+        maxInterStageShaderVariables => max_inter_stage_shader_variables,
+        maxColorAttachments => max_color_attachments,
+        maxColorAttachmentBytesPerSample => max_color_attachment_bytes_per_sample,
+        maxComputeWorkgroupStorageSize => max_compute_workgroup_storage_size,
+        maxComputeInvocationsPerWorkgroup => max_compute_invocations_per_workgroup,
+        maxComputeWorkgroupSizeX => max_compute_workgroup_size_x,
+        maxComputeWorkgroupSizeY => max_compute_workgroup_size_y,
+        maxComputeWorkgroupSizeZ => max_compute_workgroup_size_z,
+        maxComputeWorkgroupsPerDimension => max_compute_workgroups_per_dimension,
+        maxImmediateSize => max_immediate_size,
+    );
+    max_u64!(
+        maxUniformBufferBindingSize => max_uniform_buffer_binding_size,
+        maxStorageBufferBindingSize => max_storage_buffer_binding_size,
+        maxBufferSize => max_buffer_size,
+    );
+    align!(
+        minUniformBufferOffsetAlignment => min_uniform_buffer_offset_alignment,
+        minStorageBufferOffsetAlignment => min_storage_buffer_offset_alignment,
+    );
+    Ok(l)
+}
+
+/// Output strings of an adapter info, owned by the application until
+/// `wgpuAdapterInfoFreeMembers`.
+fn owned_str(s: &str) -> WGPUStringView {
+    let (length, data) = crate::ffi::array::into_raw(s.as_bytes().to_vec());
+    WGPUStringView { data: data.cast(), length }
+}
+
+/// Frees a string made by [`owned_str`].
+///
+/// # Safety
+/// `view` came from [`owned_str`] and was not freed before.
+unsafe fn free_owned_str(view: WGPUStringView) {
+    // SAFETY: the caller passes a string made by `owned_str`.
+    unsafe { crate::ffi::array::free(view.data.cast::<u8>(), view.length) }
+}
+
+/// Fills a C adapter info (its chain must be empty).
+pub(crate) fn write_adapter_info(out: &mut WGPUAdapterInfo, info: &wgt::AdapterInfo) -> ApiResult<()> {
+    // SAFETY: the caller of the exported function promises a valid chain.
+    unsafe { crate::ffi::chain::expect_none(out.nextInChain, "WGPUAdapterInfo") }?;
+    out.vendor = owned_str(&vendor_name(info.vendor));
+    out.architecture = owned_str("");
+    out.device = owned_str(&info.name);
+    out.description = owned_str(format!("{} {}", info.driver, info.driver_info).trim());
+    out.backendType = match info.backend {
+        wgt::Backend::Vulkan => WGPUBackendType::Vulkan,
+        wgt::Backend::Metal => WGPUBackendType::Metal,
+        wgt::Backend::Dx12 => WGPUBackendType::D3D12,
+        wgt::Backend::Gl => WGPUBackendType::OpenGL,
+        wgt::Backend::BrowserWebGpu => WGPUBackendType::WebGPU,
+        wgt::Backend::Noop => WGPUBackendType::Null,
+    };
+    out.adapterType = match info.device_type {
+        wgt::DeviceType::DiscreteGpu => WGPUAdapterType::DiscreteGPU,
+        wgt::DeviceType::IntegratedGpu => WGPUAdapterType::IntegratedGPU,
+        wgt::DeviceType::Cpu => WGPUAdapterType::CPU,
+        wgt::DeviceType::VirtualGpu | wgt::DeviceType::Other => WGPUAdapterType::Unknown,
+    };
+    out.vendorID = info.vendor;
+    out.deviceID = info.device;
+    out.subgroupMinSize = info.subgroup_min_size;
+    out.subgroupMaxSize = info.subgroup_max_size;
+    Ok(())
+}
+
+/// Frees the strings of an adapter info this library filled.
+///
+/// # Safety
+/// `info`'s strings came from [`write_adapter_info`].
+pub(crate) unsafe fn free_adapter_info(info: &WGPUAdapterInfo) {
+    // SAFETY: forwarded from the caller.
+    unsafe {
+        free_owned_str(info.vendor);
+        free_owned_str(info.architecture);
+        free_owned_str(info.device);
+        free_owned_str(info.description);
+    }
+}
+
+fn vendor_name(id: u32) -> String {
+    match id {
+        0x1002 => "amd".into(),
+        0x10de => "nvidia".into(),
+        0x8086 => "intel".into(),
+        0x13b5 => "arm".into(),
+        0x5143 => "qualcomm".into(),
+        0x106b => "apple".into(),
+        0x10005 => "mesa".into(),
+        0 => String::new(),
+        other => format!("{other:#06x}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn limits_requests() {
+        let adapter = wgt::Limits::default();
+        assert!(required_limits(None, &adapter).is_ok());
+        let mut req = WGPU_LIMITS_INIT;
+        req.maxBindGroups = adapter.max_bind_groups + 1;
+        assert!(required_limits(Some(&req), &adapter).is_err());
+        req.maxBindGroups = 2;
+        assert_eq!(required_limits(Some(&req), &adapter).unwrap().max_bind_groups, 2);
+        req.minUniformBufferOffsetAlignment = 3;
+        assert!(required_limits(Some(&req), &adapter).is_err());
+    }
+
+    #[test]
+    fn reported_limits_never_read_as_undefined() {
+        let adapter =
+            wgt::Limits { max_bindings_per_bind_group: u32::MAX, max_buffer_size: u64::MAX, ..wgt::Limits::default() };
+        let mut out = WGPU_LIMITS_INIT;
+        write_limits(&mut out, &adapter).unwrap();
+        assert_eq!(out.maxBindingsPerBindGroup, u32::MAX - 1);
+        assert_eq!(out.maxBufferSize, u64::MAX - 1);
+        assert_eq!(out.maxBindGroups, adapter.max_bind_groups);
+        // Handing the reported limits back as requirements works.
+        assert_eq!(required_limits(Some(&out), &adapter).unwrap().max_bindings_per_bind_group, u32::MAX - 1);
+    }
+
+    #[test]
+    fn features_round_trip() {
+        let f = wgt::Features::SHADER_F16 | wgt::Features::TIMESTAMP_QUERY;
+        let names = feature_names(f);
+        assert!(names.contains(&WGPUFeatureName::CoreFeaturesAndLimits));
+        assert_eq!(required_features(&names, f).unwrap(), f);
+        assert!(required_features(&[WGPUFeatureName::Subgroups], f).is_err());
+        assert!(has_feature(f, WGPUFeatureName::ShaderF16));
+    }
+}

@@ -1,0 +1,185 @@
+//! `wgpuInstanceWaitAny` sleeping on the GPU's own signal.
+//!
+//! A thread waiting in WaitAny normally sleeps on the registry's condition
+//! variable and is woken by the device's progress thread, which itself
+//! sleeps in the driver until the GPU signals progress: two thread wake-ups
+//! between the GPU finishing and the callback. When the futures a WaitAny
+//! still waits for are queue futures of one device (plus, possibly, CPU
+//! ones), the waiting thread instead sleeps in `vkWaitSemaphores` itself,
+//! on two timeline semaphores at once (`VK_SEMAPHORE_WAIT_ANY_BIT`):
+//!
+//! - wgpu-hal's device fence, for a value above the one it last saw: when
+//!   the GPU progresses, the waiting thread wakes and polls the device
+//!   itself (non-blocking), completing its futures without a hand-off;
+//! - a *wake semaphore* of our own, signalled from the host by whoever makes
+//!   an event ready while a direct waiter is registered with the registry
+//!   (the progress thread, another API call, the instance's release). The
+//!   waiter reads the wake count under the registry lock after finding its
+//!   futures pending, so no completion can slip between its scan and its
+//!   sleep.
+//!
+//! Enabled on drivers with native timeline semaphores. Drivers that emulate
+//! them (Mesa's lavapipe, a CPU adapter) busy-wait on a wait for any of
+//! several semaphores, so there WaitAny keeps the condition variable.
+//! `WGPU_SHIM_FENCE_WAIT=1` / `=0` forces it on or off (tests).
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use ash::vk;
+use parking_lot::Mutex;
+use wgpu_core::global::Global;
+use wgpu_core::id::DeviceId;
+
+use crate::engine::progress::RawFence;
+use crate::futures::DirectSleep;
+use crate::objects::device::Device;
+
+/// The longest one sleep lasts before the waiter rescans (it is woken much
+/// earlier by any progress).
+const SLICE_NS: u64 = 1_000_000_000;
+
+/// A device's fence and wake semaphore.
+pub(crate) struct FenceWake {
+    raw: RawFence,
+    wake: vk::Semaphore,
+    /// The value the wake semaphore was last signalled to. Signals are made
+    /// under this lock, so values only grow.
+    count: Mutex<u64>,
+}
+
+impl FenceWake {
+    /// The fence waiter of a device, when its driver has native timeline
+    /// semaphores (see the module documentation).
+    pub(crate) fn new(global: &Global, device_id: DeviceId, cpu_adapter: bool) -> Option<FenceWake> {
+        let enabled = match std::env::var("WGPU_SHIM_FENCE_WAIT").as_deref() {
+            Ok("1") | Ok("on") => true,
+            Ok("0") | Ok("off") => false,
+            _ => !cpu_adapter,
+        };
+        if !enabled {
+            return None;
+        }
+        let raw = RawFence::new(global, device_id)?;
+        let mut type_info = vk::SemaphoreTypeCreateInfo::default().semaphore_type(vk::SemaphoreType::TIMELINE);
+        let info = vk::SemaphoreCreateInfo::default().push_next(&mut type_info);
+        // SAFETY: a valid create info for a live device; the semaphore is
+        // destroyed in `Drop`, before the device (see `Device::drop`).
+        let wake = match unsafe { raw.device().create_semaphore(&info, None) } {
+            Ok(sem) => sem,
+            Err(err) => {
+                log::info!(target: "wgpu_shim", "cannot create a wake semaphore ({err}); WaitAny waits on a condition variable");
+                return None;
+            }
+        };
+        Some(FenceWake { raw, wake, count: Mutex::new(0) })
+    }
+
+    /// The wake count now; a sleep started with it ends at the next signal.
+    fn token(&self) -> u64 {
+        *self.count.lock()
+    }
+
+    /// Wakes every thread sleeping with an older token.
+    fn signal(&self) {
+        let mut count = self.count.lock();
+        *count += 1;
+        let info = vk::SemaphoreSignalInfo::default().semaphore(self.wake).value(*count);
+        // SAFETY: a live timeline semaphore of this device, signalled to a
+        // value above its current one (values only grow under the lock).
+        if let Err(err) = unsafe { self.raw.device().signal_semaphore(&info) } {
+            log::warn!(target: "wgpu_shim", "vkSignalSemaphore failed: {err}");
+        }
+    }
+
+    /// Sleeps until the fence passes `seen`, a signal after `token`, or
+    /// `timeout_ns`. `false` when the driver reported an error.
+    fn sleep(&self, seen: u64, token: u64, timeout_ns: u64) -> bool {
+        let semaphores = [self.raw.fence(), self.wake];
+        let values = [seen + 1, token + 1];
+        let info =
+            vk::SemaphoreWaitInfo::default().flags(vk::SemaphoreWaitFlags::ANY).semaphores(&semaphores).values(&values);
+        // SAFETY: both are live timeline semaphores of this device.
+        match unsafe { self.raw.device().wait_semaphores(&info, timeout_ns) } {
+            Ok(()) | Err(vk::Result::TIMEOUT) => true,
+            Err(err) => {
+                log::warn!(target: "wgpu_shim", "vkWaitSemaphores failed ({err}); WaitAny waits on a condition variable");
+                false
+            }
+        }
+    }
+}
+
+impl Drop for FenceWake {
+    fn drop(&mut self) {
+        // SAFETY: nobody waits on or signals the semaphore any more: every
+        // sleeper holds the device, which is being dropped.
+        unsafe { self.raw.device().destroy_semaphore(self.wake, None) };
+    }
+}
+
+/// One WaitAny's direct sleeps on one device. Holding the device keeps the
+/// fence and the wake semaphore alive.
+pub(crate) struct DeviceSleep {
+    device: Arc<Device>,
+    fence_wake: Arc<FenceWake>,
+}
+
+impl DeviceSleep {
+    /// A sleeper for `device`, when its driver allows direct waits.
+    pub(crate) fn new(device: Arc<Device>) -> Option<Arc<DeviceSleep>> {
+        let fence_wake = device.fence_wake.clone()?;
+        Some(Arc::new(DeviceSleep { device, fence_wake }))
+    }
+
+    /// Polls the device when its fence is at `value`, past what any finished
+    /// poll covered; returns whether it did. (Events that a poll made ready
+    /// after this waiter's scan woke it through the wake semaphore.)
+    fn poll_if_progressed(&self, value: u64) -> bool {
+        let progress = &self.device.progress;
+        if value <= progress.polled() {
+            return false;
+        }
+        self.device.poll_now();
+        progress.note_polled(value);
+        true
+    }
+}
+
+impl DirectSleep for DeviceSleep {
+    fn wake(&self) {
+        self.fence_wake.signal();
+    }
+
+    fn token(&self) -> u64 {
+        self.fence_wake.token()
+    }
+
+    fn sleep(&self, token: u64, deadline: Option<Instant>) -> bool {
+        let fw = &self.fence_wake;
+        let Ok(seen) = fw.raw.value() else { return false };
+        // Progress nobody has polled for yet: poll, and let the caller rescan.
+        if self.poll_if_progressed(seen) {
+            // Spontaneous callbacks the poll made ready run now, not when
+            // the WaitAny returns.
+            crate::futures::flush_spontaneous();
+            return true;
+        }
+        let timeout = match deadline {
+            None => SLICE_NS,
+            Some(d) => {
+                let left = d.saturating_duration_since(Instant::now());
+                u64::try_from(left.as_nanos()).unwrap_or(u64::MAX).min(SLICE_NS)
+            }
+        };
+        // The progress thread stands by while this thread watches the fence.
+        self.device.progress.enter_direct();
+        let slept = fw.sleep(seen, token, timeout);
+        let polled = slept && fw.raw.value().is_ok_and(|now| self.poll_if_progressed(now));
+        self.device.progress.leave_direct();
+        if polled {
+            crate::futures::flush_spontaneous();
+        }
+        slept
+    }
+}

@@ -1,0 +1,14 @@
+//! The per-device engine that moves wgpu-core forward and completes queue
+//! work, below the C objects and above `futures`.
+//!
+//! - [`progress`]: the per-device progress thread.
+//! - [`work_done`]: work-done futures of a queue, completed in batches.
+//! - [`direct_wait`]: `wgpuInstanceWaitAny` sleeping on the device fence.
+//! - [`tracking`]: the ever-mapped buffers `wgpuDeviceDestroy` unmaps.
+//! - [`drivers`]: keeps drivers loaded until the process exits.
+
+pub(crate) mod direct_wait;
+pub(crate) mod drivers;
+pub(crate) mod progress;
+pub(crate) mod tracking;
+pub(crate) mod work_done;

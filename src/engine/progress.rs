@@ -1,0 +1,358 @@
+//! The device progress thread: drives wgpu-core forward while queue work is
+//! pending, so callbacks arrive without the application polling.
+//!
+//! Each device has one thread. While no map or work-done operation is
+//! pending it sleeps on a condition variable. While some are, it loops: a
+//! non-blocking `device_poll` (which runs wgpu-core's completion closures:
+//! they only mark registry events ready), delivery of ready spontaneous
+//! callbacks, then a sleep in the OS until the GPU signals more progress.
+//!
+//! The sleep holds no wgpu-core lock: on Vulkan with timeline semaphores the
+//! thread calls `vkWaitSemaphores` on wgpu-hal's device fence alone (value
+//! greater than the one seen before the poll). It waits on that one
+//! semaphore only: drivers that emulate timeline semaphores (Mesa's
+//! lavapipe) spin when asked to wait for any of several. Work that can
+//! complete without GPU progress (a map of an idle buffer, a work-done with
+//! nothing in flight) is polled for by the API call that registered it, so
+//! the thread never needs waking for it. Elsewhere (no timeline semaphores)
+//! the thread polls every `WAIT_SLICE` while work is pending.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use ash::vk;
+use parking_lot::{Condvar, Mutex, RwLock};
+use wgpu_core::global::Global;
+use wgpu_core::id::DeviceId;
+
+/// How long one fallback wait lasts before the thread polls again.
+const WAIT_SLICE: Duration = Duration::from_millis(2);
+
+/// How long one fence wait lasts before the thread rechecks its state (it
+/// is woken earlier by every GPU completion).
+const FENCE_SLICE_NS: u64 = 1_000_000_000;
+
+/// The locks around one device's wgpu-core calls (docs/ARCHITECTURE.md,
+/// "Lock discipline").
+pub(crate) struct DeviceLocks {
+    /// Held shared around every wgpu-core call that may run the device's
+    /// maintenance (polls, submits) and exclusively around map and unmap
+    /// calls: wgpu-core maps a ready buffer in maintenance outside its map
+    /// state lock, so an unmap or map racing with it would be lost.
+    pub(crate) maintain: RwLock<()>,
+    /// Makes maintenance one at a time (polls, and submits, which run
+    /// maintenance too). wgpu-core runs the completion closures it collected
+    /// after releasing its own locks, so two concurrent maintenances could
+    /// run the closures of a later submission before those of an earlier
+    /// one (and work-done closures before the map closures they must
+    /// follow).
+    poll: Mutex<()>,
+}
+
+impl DeviceLocks {
+    pub(crate) fn new() -> Arc<DeviceLocks> {
+        Arc::new(DeviceLocks { maintain: RwLock::new(()), poll: Mutex::new(()) })
+    }
+
+    /// Held around a wgpu-core call that runs the device's maintenance and
+    /// its completion closures (a poll or a submit): one at a time, and
+    /// shared with other non-map calls. Taken in the order `poll` then
+    /// `maintain`; the closures only mark events ready and take neither.
+    pub(crate) fn maintenance(&self) -> Maintenance<'_> {
+        let one_at_a_time = self.poll.lock();
+        Maintenance { _shared: self.maintain.read(), _one_at_a_time: one_at_a_time }
+    }
+
+    /// Polls the device without waiting.
+    pub(crate) fn poll(
+        &self,
+        global: &Global,
+        device_id: DeviceId,
+    ) -> Result<wgpu_types::PollStatus, wgpu_core::device::WaitIdleError> {
+        let _maintenance = self.maintenance();
+        global.device_poll(device_id, wgpu_types::PollType::Poll)
+    }
+}
+
+/// The locks of [`DeviceLocks::maintenance`] (released in reverse order).
+pub(crate) struct Maintenance<'a> {
+    _shared: parking_lot::RwLockReadGuard<'a, ()>,
+    _one_at_a_time: parking_lot::MutexGuard<'a, ()>,
+}
+
+/// Shared between the device, the completion closures and the thread.
+pub(crate) struct Progress {
+    /// The newest fence value some completed poll covered (read before the
+    /// poll began): polling again for it would find nothing new.
+    polled: AtomicU64,
+    state: Mutex<State>,
+    /// `State::wanted`, readable without the lock: a kick while the thread
+    /// is already wanted (every spontaneous future joining a batch kicks)
+    /// costs one load.
+    wanted_hint: AtomicBool,
+    cond: Condvar,
+    fence: Option<RawFence>,
+    thread: Mutex<Option<std::thread::JoinHandle<()>>>,
+    /// Drops the wgpu-core ids once the thread is done with them.
+    on_exit: Mutex<Option<Box<dyn FnOnce() + Send>>>,
+}
+
+struct State {
+    /// Queue operations registered with wgpu-core and not completed yet.
+    pending: usize,
+    /// WaitAny threads sleeping on this device's fence themselves (they
+    /// poll on every GPU progress, so the thread need not).
+    direct: usize,
+    /// Some pending operation needs the thread: a spontaneous callback, a
+    /// readiness handle, a WaitAny that cannot sleep on the fence, a device
+    /// with no direct waits. Operations whose callbacks only the
+    /// application's own polling calls can deliver (WaitAny sleeping on the
+    /// fence, ProcessEvents) leave the thread asleep. Cleared when nothing
+    /// is pending.
+    wanted: bool,
+    shutdown: bool,
+}
+
+/// wgpu-hal's device fence, as a raw timeline semaphore.
+pub(crate) struct RawFence {
+    device: ash::Device,
+    fence: vk::Semaphore,
+}
+
+impl Progress {
+    /// Starts the progress thread of `device_id`. `on_exit` runs once the
+    /// thread stopped (it drops the wgpu-core ids): see [`Progress::stop`].
+    pub(crate) fn start(
+        global: Arc<Global>,
+        device_id: DeviceId,
+        locks: Arc<DeviceLocks>,
+        name: String,
+        on_exit: Box<dyn FnOnce() + Send>,
+    ) -> Arc<Progress> {
+        let fence = RawFence::new(&global, device_id);
+        if fence.is_none() {
+            log::info!(target: "wgpu_shim", "device {name:?}: no timeline semaphores; the progress thread polls every {WAIT_SLICE:?} while work is pending");
+        }
+        let progress = Arc::new(Progress {
+            polled: AtomicU64::new(0),
+            state: Mutex::new(State { pending: 0, direct: 0, wanted: false, shutdown: false }),
+            wanted_hint: AtomicBool::new(false),
+            cond: Condvar::new(),
+            fence,
+            thread: Mutex::new(None),
+            on_exit: Mutex::new(Some(on_exit)),
+        });
+        let thread_progress = progress.clone();
+        let spawned = std::thread::Builder::new().name(format!("wgpu-shim progress ({name})")).spawn(move || {
+            // Messages for the log callback wait for this thread's flush
+            // points, where it holds no lock.
+            crate::ffi::log::mark_internal_thread();
+            thread_progress.run(&global, device_id, &locks);
+            thread_progress.finish();
+            crate::ffi::log::flush_queued();
+        });
+        match spawned {
+            Ok(handle) => *progress.thread.lock() = Some(handle),
+            // Without a thread, callbacks would never arrive: say so loudly.
+            Err(err) => log::error!(target: "wgpu_shim", "device {name:?}: cannot start its progress thread: {err}"),
+        }
+        progress
+    }
+
+    /// A queue operation was handed to wgpu-core. With `wake`, the thread
+    /// keeps the device moving until every pending operation completes;
+    /// without, it stays asleep until [`Progress::kick`]: the application's
+    /// own WaitAny (on the fence) or ProcessEvents polls for it.
+    pub(crate) fn begin_op(&self, wake: bool) {
+        let mut st = self.state.lock();
+        st.pending += 1;
+        if wake && !st.wanted {
+            self.set_wanted(&mut st, true);
+            self.cond.notify_one();
+        }
+    }
+
+    /// Sets `State::wanted` and its hint (under the state lock).
+    fn set_wanted(&self, st: &mut State, wanted: bool) {
+        st.wanted = wanted;
+        self.wanted_hint.store(wanted, Ordering::Release);
+    }
+
+    /// Wakes the thread for the pending operations (a WaitAny that cannot
+    /// sleep on the fence, a spontaneous future joining a batch).
+    pub(crate) fn kick(&self) {
+        if self.wanted_hint.load(Ordering::Acquire) {
+            // Awake and polling until every pending operation completes,
+            // the caller's included.
+            return;
+        }
+        let mut st = self.state.lock();
+        if st.pending > 0 && !st.wanted {
+            self.set_wanted(&mut st, true);
+            self.cond.notify_one();
+        }
+    }
+
+    /// A queue operation completed (called from wgpu-core's closures).
+    pub(crate) fn end_op(&self) {
+        let mut st = self.state.lock();
+        st.pending = st.pending.saturating_sub(1);
+        if st.pending == 0 {
+            self.set_wanted(&mut st, false);
+        }
+    }
+
+    /// A WaitAny thread starts sleeping on the device fence itself: the
+    /// thread stands by meanwhile rather than wait on the fence too.
+    pub(crate) fn enter_direct(&self) {
+        self.state.lock().direct += 1;
+    }
+
+    /// The direct sleep of [`Progress::enter_direct`] ended.
+    pub(crate) fn leave_direct(&self) {
+        let mut st = self.state.lock();
+        st.direct = st.direct.saturating_sub(1);
+        if st.direct == 0 && st.pending > 0 && st.wanted {
+            self.cond.notify_one();
+        }
+    }
+
+    /// The newest fence value a finished poll covered.
+    pub(crate) fn polled(&self) -> u64 {
+        self.polled.load(Ordering::Acquire)
+    }
+
+    /// Records that a poll begun at fence value `value` has finished.
+    pub(crate) fn note_polled(&self, value: u64) {
+        self.polled.fetch_max(value, Ordering::AcqRel);
+    }
+
+    /// Whether queue operations are pending.
+    pub(crate) fn busy(&self) -> bool {
+        self.state.lock().pending > 0
+    }
+
+    /// Stops the thread and tears down (the device is being dropped). The
+    /// thread is joined, so the wgpu-core device, and with it possibly the
+    /// driver, is gone when this returns; called on the progress thread
+    /// itself (the device's last reference dropped in a callback it
+    /// delivered), the thread tears down when the callback returns.
+    pub(crate) fn stop(&self) {
+        {
+            let mut st = self.state.lock();
+            st.shutdown = true;
+            self.cond.notify_one();
+        }
+        let handle = self.thread.lock().take();
+        if let Some(h) = handle {
+            if h.thread().id() == std::thread::current().id() {
+                return;
+            }
+            let joined = h.join();
+            if joined.is_err() {
+                log::error!(target: "wgpu_shim", "the progress thread panicked");
+            }
+        }
+        self.finish();
+    }
+
+    /// Drops the ids, once.
+    fn finish(&self) {
+        let Some(on_exit) = self.on_exit.lock().take() else { return };
+        on_exit();
+    }
+
+    fn run(&self, global: &Global, device_id: DeviceId, locks: &DeviceLocks) {
+        loop {
+            {
+                let mut st = self.state.lock();
+                while (st.pending == 0 || st.direct > 0 || !st.wanted) && !st.shutdown {
+                    self.cond.wait(&mut st);
+                }
+                if st.shutdown {
+                    return;
+                }
+            }
+            // Completion closures run in here and only mark events ready.
+            let seen = self.fence.as_ref().map(RawFence::value);
+            let polled = locks.poll(global, device_id);
+            if let Err(err) = polled {
+                log::debug!(target: "wgpu_shim", "device poll: {err}");
+            }
+            if let Some(Ok(seen)) = seen {
+                self.polled.fetch_max(seen, Ordering::AcqRel);
+            }
+            crate::futures::flush_spontaneous();
+            crate::ffi::log::flush_queued();
+            {
+                let st = self.state.lock();
+                if st.shutdown {
+                    return;
+                }
+                if st.pending == 0 || st.direct > 0 || !st.wanted {
+                    continue;
+                }
+            }
+            match (&self.fence, seen) {
+                (Some(f), Some(Ok(seen))) => f.wait(seen + 1),
+                // No timeline semaphore (or it failed): poll in slices.
+                _ => std::thread::sleep(WAIT_SLICE),
+            }
+        }
+    }
+}
+
+impl RawFence {
+    /// The device's fence, when it is a timeline semaphore on Vulkan 1.2.
+    pub(crate) fn new(global: &Global, device_id: DeviceId) -> Option<RawFence> {
+        // SAFETY: we do not destroy the raw device or fence; they live until
+        // the wgpu-core device is dropped, which happens only after this
+        // thread exits (`Progress::stop`).
+        let hal_device = unsafe { global.device_as_hal::<wgpu_hal::api::Vulkan>(device_id) }?;
+        // SAFETY: as above.
+        let hal_fence = unsafe { global.device_fence_as_hal::<wgpu_hal::api::Vulkan>(device_id) }?;
+        let fence = match &*hal_fence {
+            wgpu_hal::vulkan::Fence::TimelineSemaphore(sem) => *sem,
+            wgpu_hal::vulkan::Fence::FencePool(_) => return None,
+        };
+        let shared = hal_device.shared_instance();
+        // SAFETY: a valid physical device of this instance.
+        let props = unsafe { shared.raw_instance().get_physical_device_properties(hal_device.raw_physical_device()) };
+        if shared.instance_api_version() < vk::API_VERSION_1_2 || props.api_version < vk::API_VERSION_1_2 {
+            return None;
+        }
+        Some(RawFence { device: hal_device.raw_device().clone(), fence })
+    }
+
+    /// The raw device.
+    pub(crate) fn device(&self) -> &ash::Device {
+        &self.device
+    }
+
+    /// The fence semaphore.
+    pub(crate) fn fence(&self) -> vk::Semaphore {
+        self.fence
+    }
+
+    /// The fence's value now.
+    pub(crate) fn value(&self) -> Result<u64, vk::Result> {
+        // SAFETY: the fence is a live timeline semaphore of this device.
+        unsafe { self.device.get_semaphore_counter_value(self.fence) }
+    }
+
+    /// Sleeps until the fence reaches `target` (or a slice passes).
+    fn wait(&self, target: u64) {
+        let semaphores = [self.fence];
+        let values = [target];
+        let info = vk::SemaphoreWaitInfo::default().semaphores(&semaphores).values(&values);
+        // SAFETY: the semaphore is a live timeline semaphore of `device`.
+        match unsafe { self.device.wait_semaphores(&info, FENCE_SLICE_NS) } {
+            Ok(()) | Err(vk::Result::TIMEOUT) => {}
+            Err(err) => {
+                log::warn!(target: "wgpu_shim", "vkWaitSemaphores failed ({err}); polling instead");
+                std::thread::sleep(WAIT_SLICE);
+            }
+        }
+    }
+}

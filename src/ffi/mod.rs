@@ -1,0 +1,22 @@
+//! The C boundary's machinery, the one place where C pointers become Rust
+//! values and the NULL and panic policy is applied.
+//!
+//! - [`boundary`]: every export runs through `boundary::call` (panic
+//!   catching, rejection logging, spontaneous delivery on return); pointer,
+//!   string and struct conversion; the `AddRef`/`Release`/`SetLabel` macros.
+//! - [`handle`]: the header that starts every C object and the typed view of
+//!   a handle (`Handle<T>`: borrow; `Arc` clones: library references).
+//! - [`chain`]: `nextInChain` walking and validation.
+//! - [`array`]: arrays the library allocates for the application.
+//! - [`callback`]: `*CallbackInfo` checks and the callback carried to its
+//!   thread.
+//! - [`procs`]: `wgpuGetProcAddress`'s signature-checked table.
+//! - [`log`]: the log sink (stderr, `wgpuSetLogCallback`).
+
+pub(crate) mod array;
+pub(crate) mod boundary;
+pub(crate) mod callback;
+pub(crate) mod chain;
+pub(crate) mod handle;
+pub(crate) mod log;
+pub(crate) mod procs;

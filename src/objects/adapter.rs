@@ -1,0 +1,301 @@
+//! `WGPUAdapter`: adapter selection, its features, limits and info, and
+//! device requests.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use wgpu_core::id::AdapterId;
+
+use crate::abi::*;
+use crate::ffi::boundary::{self, call, refcounted, reject, ApiResult};
+use crate::ffi::callback::{SendFn, UserData};
+use crate::ffi::handle::{Handle, Object};
+use crate::futures::{Outcome, Source};
+use crate::objects::device::Device;
+use crate::objects::instance::Instance;
+
+/// A `WGPUAdapter`.
+#[repr(C)]
+pub(crate) struct Adapter {
+    /// Makes the address of this object its C handle.
+    pub(crate) header: crate::ffi::handle::Header,
+    pub(crate) instance: Arc<Instance>,
+    pub(crate) id: AdapterId,
+    /// Set once a device was created from it (an adapter then expires unless
+    /// the instance enabled `MultipleDevicesPerAdapter`).
+    consumed: AtomicBool,
+}
+
+impl Object for Adapter {
+    type Raw = WGPUAdapterImpl;
+    const NAME: &'static str = "WGPUAdapter";
+    const HEADER_OFFSET: usize = std::mem::offset_of!(Adapter, header);
+}
+
+impl Drop for Adapter {
+    fn drop(&mut self) {
+        self.instance.global.adapter_drop(self.id);
+    }
+}
+
+refcounted!(Adapter, WGPUAdapter, wgpuAdapterAddRef, wgpuAdapterRelease);
+
+/// Picks an adapter for `options` (RequestAdapter's work).
+pub(crate) fn request(
+    instance: &Arc<Instance>,
+    options: Option<&WGPURequestAdapterOptions>,
+) -> Result<Arc<Adapter>, (WGPURequestAdapterStatus, String)> {
+    let invalid = |msg: String| (WGPURequestAdapterStatus::Error, msg);
+    let mut power = wgpu_types::PowerPreference::None;
+    let mut fallback = false;
+    if let Some(o) = options {
+        // SAFETY: the chain is valid (the caller of the export promises it).
+        unsafe { crate::ffi::chain::expect_none(o.nextInChain, "WGPURequestAdapterOptions") }
+            .map_err(|r| invalid(r.0))?;
+        match o.featureLevel {
+            WGPUFeatureLevel::Undefined | WGPUFeatureLevel::Core | WGPUFeatureLevel::Compatibility => {}
+            other => return Err(invalid(format!("featureLevel {:#x} is not a feature level", other.0))),
+        }
+        power = match o.powerPreference {
+            WGPUPowerPreference::Undefined => wgpu_types::PowerPreference::None,
+            WGPUPowerPreference::LowPower => wgpu_types::PowerPreference::LowPower,
+            WGPUPowerPreference::HighPerformance => wgpu_types::PowerPreference::HighPerformance,
+            other => return Err(invalid(format!("powerPreference {:#x} is not a power preference", other.0))),
+        };
+        match o.backendType {
+            WGPUBackendType::Undefined | WGPUBackendType::Vulkan => {}
+            b if b.0 <= WGPUBackendType::OpenGLES.0 => {
+                return Err((
+                    WGPURequestAdapterStatus::Unavailable,
+                    format!("backend {:#x} is not available: this build supports Vulkan", b.0),
+                ))
+            }
+            other => return Err(invalid(format!("backendType {:#x} is not a backend", other.0))),
+        }
+        fallback = o.forceFallbackAdapter != 0;
+    }
+    let compatible = options.map_or(std::ptr::null_mut(), |o| o.compatibleSurface);
+    // SAFETY: `compatibleSurface` is NULL or a live surface (the caller of
+    // the export promises it).
+    let found = unsafe {
+        crate::objects::surface::with_compatible(instance, compatible, |surface| {
+            let opts = wgpu_core::instance::RequestAdapterOptions {
+                power_preference: power,
+                force_fallback_adapter: fallback,
+                compatible_surface: surface,
+                apply_limit_buckets: false,
+            };
+            instance.global.request_adapter(&opts, wgpu_types::Backends::VULKAN, None)
+        })
+    }
+    .map_err(invalid)?;
+    match found {
+        Ok(id) => Ok(Arc::new(Adapter::new(instance.clone(), id))),
+        Err(err) => Err((WGPURequestAdapterStatus::Unavailable, format!("no suitable adapter: {err}"))),
+    }
+}
+
+impl Adapter {
+    /// Wraps a wgpu-core adapter that `instance` found.
+    pub(crate) fn new(instance: Arc<Instance>, id: AdapterId) -> Adapter {
+        Adapter { header: Default::default(), instance, id, consumed: AtomicBool::new(false) }
+    }
+
+    pub(crate) fn features(&self) -> wgpu_types::Features {
+        self.instance.global.adapter_features(self.id)
+    }
+
+    pub(crate) fn limits(&self) -> wgpu_types::Limits {
+        self.instance.global.adapter_limits(self.id)
+    }
+
+    pub(crate) fn info(&self) -> wgpu_types::AdapterInfo {
+        self.instance.global.adapter_get_info(self.id)
+    }
+
+    /// Claims the adapter for a new device; `false` when it already made
+    /// one and the instance allows only one.
+    pub(crate) fn claim(&self) -> bool {
+        !self.consumed.swap(true, Ordering::AcqRel) || self.instance.multiple_devices_per_adapter
+    }
+}
+
+/// Writes the adapter's standard features. Free with
+/// `wgpuSupportedFeaturesFreeMembers`.
+///
+/// # Safety
+/// `adapter` is a live adapter; `features` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn wgpuAdapterGetFeatures(adapter: WGPUAdapter, features: *mut WGPUSupportedFeatures) {
+    call("wgpuAdapterGetFeatures", (), || {
+        // SAFETY: the C caller passes a live handle and NULL or a writable struct.
+        let (adapter, out) =
+            unsafe { (boundary::arg::<Adapter>(adapter, "adapter")?, boundary::out_arg(features, "features")?) };
+        write_features(out, adapter.features());
+        Ok(())
+    })
+}
+
+pub(crate) fn write_features(out: &mut WGPUSupportedFeatures, features: wgpu_types::Features) {
+    let (count, ptr) = crate::ffi::array::into_raw(crate::conv::device::feature_names(features));
+    out.featureCount = count;
+    out.features = ptr;
+}
+
+/// Frees the list `wgpuAdapterGetFeatures` or `wgpuDeviceGetFeatures` wrote.
+///
+/// # Safety
+/// `features` holds exactly what this library wrote (or zero and NULL).
+#[no_mangle]
+pub unsafe extern "C" fn wgpuSupportedFeaturesFreeMembers(features: WGPUSupportedFeatures) {
+    call("wgpuSupportedFeaturesFreeMembers", (), || {
+        // SAFETY: the list came from `array::into_raw` (caller).
+        unsafe { crate::ffi::array::free(features.features, features.featureCount) };
+        Ok(())
+    })
+}
+
+/// Whether the adapter supports a standard feature.
+///
+/// # Safety
+/// `adapter` is a live adapter.
+#[no_mangle]
+pub unsafe extern "C" fn wgpuAdapterHasFeature(adapter: WGPUAdapter, feature: WGPUFeatureName) -> WGPUBool {
+    call("wgpuAdapterHasFeature", 0, || {
+        // SAFETY: the C caller passes a live handle.
+        let adapter = unsafe { boundary::arg::<Adapter>(adapter, "adapter") }?;
+        Ok(crate::conv::device::has_feature(adapter.features(), feature) as WGPUBool)
+    })
+}
+
+/// Writes the adapter's limits. A chain on `limits` this library does not
+/// know leaves it untouched and returns `WGPUStatus_Error`.
+///
+/// # Safety
+/// `adapter` is a live adapter; `limits` is NULL or writable with a valid chain.
+#[no_mangle]
+pub unsafe extern "C" fn wgpuAdapterGetLimits(adapter: WGPUAdapter, limits: *mut WGPULimits) -> WGPUStatus {
+    call("wgpuAdapterGetLimits", WGPUStatus::Error, || {
+        // SAFETY: the C caller passes a live handle and NULL or a writable struct.
+        let (adapter, out) =
+            unsafe { (boundary::arg::<Adapter>(adapter, "adapter")?, boundary::out_arg(limits, "limits")?) };
+        crate::conv::device::write_limits(out, &adapter.limits())?;
+        Ok(WGPUStatus::Success)
+    })
+}
+
+/// Writes the adapter's info; free its strings with
+/// `wgpuAdapterInfoFreeMembers`.
+///
+/// # Safety
+/// `adapter` is a live adapter; `info` is NULL or writable with a valid chain.
+#[no_mangle]
+pub unsafe extern "C" fn wgpuAdapterGetInfo(adapter: WGPUAdapter, info: *mut WGPUAdapterInfo) -> WGPUStatus {
+    call("wgpuAdapterGetInfo", WGPUStatus::Error, || {
+        // SAFETY: the C caller passes a live handle and NULL or a writable struct.
+        let (adapter, out) =
+            unsafe { (boundary::arg::<Adapter>(adapter, "adapter")?, boundary::out_arg(info, "info")?) };
+        crate::conv::device::write_adapter_info(out, &adapter.info())?;
+        Ok(WGPUStatus::Success)
+    })
+}
+
+/// Frees the strings of an adapter info this library wrote.
+///
+/// # Safety
+/// `info`'s strings were written by `wgpuAdapterGetInfo` or
+/// `wgpuDeviceGetAdapterInfo` and not freed before.
+#[no_mangle]
+pub unsafe extern "C" fn wgpuAdapterInfoFreeMembers(info: WGPUAdapterInfo) {
+    call("wgpuAdapterInfoFreeMembers", (), || {
+        // SAFETY: forwarded from the caller.
+        unsafe { crate::conv::device::free_adapter_info(&info) };
+        Ok(())
+    })
+}
+
+/// Requests a device. Completes at once (CPU timeline). On failure the
+/// device-lost callback also runs, with `FailedCreation` and a NULL device.
+///
+/// # Safety
+/// `adapter` is a live adapter; `descriptor` is NULL or valid.
+#[no_mangle]
+pub unsafe extern "C" fn wgpuAdapterRequestDevice(
+    adapter: WGPUAdapter,
+    descriptor: *const WGPUDeviceDescriptor,
+    callback_info: WGPURequestDeviceCallbackInfo,
+) -> WGPUFuture {
+    call("wgpuAdapterRequestDevice", WGPUFuture { id: 0 }, || {
+        // SAFETY: the C caller passes a live handle, a valid chain and NULL
+        // or a valid descriptor.
+        let (adapter, mode, desc) = unsafe {
+            (
+                boundary::arg::<Adapter>(adapter, "adapter")?.arc(),
+                crate::ffi::callback::mode(
+                    callback_info.mode,
+                    callback_info.nextInChain,
+                    "WGPURequestDeviceCallbackInfo",
+                )?,
+                descriptor.as_ref().copied().unwrap_or(WGPU_DEVICE_DESCRIPTOR_INIT),
+            )
+        };
+        let lost_mode = lost_mode(&desc)?;
+        let cb = SendFn(callback_info.callback);
+        let ud = UserData(callback_info.userdata1, callback_info.userdata2);
+        type DeviceResult = Result<Arc<Device>, String>;
+        let registry = adapter.instance.registry.clone();
+        let (future, completer) = registry.register::<DeviceResult>(mode, Source::Cpu, move |out| {
+            let (status, device, message) = match out {
+                Outcome::Done(Ok(device)) => {
+                    let raw = Handle::into_raw(device.clone());
+                    device.set_handle(raw);
+                    (WGPURequestDeviceStatus::Success, raw, String::new())
+                }
+                Outcome::Done(Err(message)) => (WGPURequestDeviceStatus::Error, std::ptr::null_mut(), message),
+                Outcome::Cancelled => (
+                    WGPURequestDeviceStatus::CallbackCancelled,
+                    std::ptr::null_mut(),
+                    "the instance was released before the device request was delivered".into(),
+                ),
+            };
+            match cb.get() {
+                // SAFETY: calling the application's callback with its userdata.
+                Some(f) => unsafe { f(status, device, boundary::out_str(&message), ud.u1(), ud.u2()) },
+                // Nobody takes ownership: release the device again.
+                None if !device.is_null() => {
+                    // SAFETY: the handle was made just above and not shared.
+                    if let Ok(h) = unsafe { Handle::<Device>::get(device) } {
+                        // SAFETY: we own the only reference.
+                        unsafe { h.release(device) };
+                    }
+                }
+                None => {}
+            }
+        });
+        let result = if adapter.claim() {
+            // SAFETY: the descriptor's pointers are valid (caller).
+            unsafe { Device::create(&adapter, &desc, lost_mode) }
+        } else {
+            Err("this adapter already created a device (enable the MultipleDevicesPerAdapter instance feature to create more)".into())
+        };
+        if let Err(message) = &result {
+            // The lost callback still runs exactly once: FailedCreation.
+            // SAFETY: the descriptor is valid (caller).
+            unsafe { crate::objects::device::lost_on_failed_creation(&adapter.instance, &desc, lost_mode, message) };
+        }
+        completer.complete(result);
+        Ok(future)
+    })
+}
+
+/// The lost callback's mode; mode 0 is taken as WaitAnyOnly when there is no
+/// callback (the lost future must exist either way).
+fn lost_mode(desc: &WGPUDeviceDescriptor) -> ApiResult<crate::futures::Mode> {
+    let info = &desc.deviceLostCallbackInfo;
+    if info.callback.is_none() && info.mode.0 == 0 {
+        return Ok(crate::futures::Mode::WaitAnyOnly);
+    }
+    // SAFETY: the chain is valid (the caller of the export promises it).
+    unsafe { crate::ffi::callback::mode(info.mode, info.nextInChain, "WGPUDeviceLostCallbackInfo") }
+        .map_err(|r| reject!("deviceLostCallbackInfo: {}", r.0))
+}

@@ -1,0 +1,176 @@
+//! `WGPUBindGroup`.
+//!
+//! Entries may bind buffers, samplers and texture views. External textures
+//! are not implemented by this library: an entry that names one is a
+//! validation error (the bind group is invalid).
+
+use std::borrow::Cow;
+use std::sync::Arc;
+
+use parking_lot::Mutex;
+use wgpu_core::binding_model::{BindGroupDescriptor, BindGroupEntry, BindingResource, BufferBinding};
+use wgpu_core::id::BindGroupId;
+
+use crate::abi::*;
+use crate::conv::binding::EntryKind;
+use crate::ffi::boundary::{self, call, refcounted, set_label, ApiResult};
+use crate::ffi::chain::{self, Chain};
+use crate::ffi::handle::{Handle, Object};
+use crate::objects::bind_group_layout::BindGroupLayout;
+use crate::objects::buffer::Buffer;
+use crate::objects::device::Device;
+use crate::objects::sampler::Sampler;
+use crate::objects::texture_view::TextureView;
+
+/// A `WGPUBindGroup`.
+#[repr(C)]
+pub(crate) struct BindGroup {
+    /// Makes the address of this object its C handle.
+    pub(crate) header: crate::ffi::handle::Header,
+    pub(crate) device: Arc<Device>,
+    pub(crate) id: BindGroupId,
+    pub(crate) label: Mutex<String>,
+}
+
+impl Object for BindGroup {
+    type Raw = WGPUBindGroupImpl;
+    const NAME: &'static str = "WGPUBindGroup";
+    const HEADER_OFFSET: usize = std::mem::offset_of!(BindGroup, header);
+}
+
+impl Drop for BindGroup {
+    fn drop(&mut self) {
+        self.device.global().bind_group_drop(self.id);
+    }
+}
+
+refcounted!(BindGroup, WGPUBindGroup, wgpuBindGroupAddRef, wgpuBindGroupRelease);
+set_label!(BindGroup, WGPUBindGroup, wgpuBindGroupSetLabel);
+
+/// Reads one entry. The outer error is a synchronous rejection (a handle of
+/// the wrong type), the inner one a validation error.
+///
+/// # Safety
+/// The entry's chain is valid; its handles are NULL or live.
+unsafe fn read_entry(i: usize, e: &WGPUBindGroupEntry) -> ApiResult<Result<BindGroupEntry<'static>, String>> {
+    // SAFETY: the chain is valid (caller).
+    let chain =
+        match unsafe { Chain::walk(e.nextInChain, "WGPUBindGroupEntry", &[WGPUSType::ExternalTextureBindingEntry]) } {
+            Ok(chain) => chain,
+            Err(why) => return Ok(Err(crate::conv::chain_error(why))),
+        };
+    // SAFETY: the buffer handle is NULL or live (caller).
+    let buffer = unsafe { boundary::opt_arg::<Buffer>(e.buffer, &format!("entries[{i}].buffer")) }?;
+    let kind = crate::conv::binding::entry_kind(
+        e.binding,
+        buffer.is_some(),
+        !e.sampler.is_null(),
+        !e.textureView.is_null(),
+        !chain.is_empty(),
+    );
+    let kind = match kind {
+        Ok(kind) => kind,
+        Err(why) => return Ok(Err(why)),
+    };
+    let what = match (kind, buffer) {
+        (EntryKind::Buffer, Some(buffer)) => {
+            let resource = BindingResource::Buffer(BufferBinding {
+                buffer: buffer.id,
+                offset: e.offset,
+                size: crate::conv::whole_size(e.size),
+            });
+            return Ok(Ok(BindGroupEntry { binding: e.binding, resource }));
+        }
+        (EntryKind::Buffer, None) => "a buffer entry without a buffer",
+        (EntryKind::Sampler, _) => {
+            // SAFETY: the sampler handle is non-NULL here and live (caller).
+            let sampler = unsafe { boundary::arg::<Sampler>(e.sampler, &format!("entries[{i}].sampler")) }?;
+            let resource = BindingResource::Sampler(sampler.id);
+            return Ok(Ok(BindGroupEntry { binding: e.binding, resource }));
+        }
+        (EntryKind::TextureView, _) => {
+            // SAFETY: the view handle is non-NULL here and live (caller).
+            let view = unsafe { boundary::arg::<TextureView>(e.textureView, &format!("entries[{i}].textureView")) }?;
+            let resource = BindingResource::TextureView(view.id);
+            return Ok(Ok(BindGroupEntry { binding: e.binding, resource }));
+        }
+        (EntryKind::ExternalTexture, _) => "external textures are not supported",
+    };
+    Ok(Err(format!("entry for binding {}: {what}", e.binding)))
+}
+
+/// Reads the entries of a descriptor (see [`read_entry`]).
+///
+/// # Safety
+/// As [`read_entry`], for every entry; the array and the chain are valid.
+unsafe fn read_entries(desc: &WGPUBindGroupDescriptor) -> ApiResult<Result<Vec<BindGroupEntry<'static>>, String>> {
+    // SAFETY: the array is valid (caller).
+    let entries = unsafe { boundary::slice_arg(desc.entries, desc.entryCount, "entries") }?;
+    // SAFETY: the chain is valid (caller).
+    if let Err(why) = unsafe { chain::expect_none(desc.nextInChain, "WGPUBindGroupDescriptor") } {
+        return Ok(Err(crate::conv::chain_error(why)));
+    }
+    let mut out = Vec::with_capacity(entries.len());
+    for (i, e) in entries.iter().enumerate() {
+        // SAFETY: forwarded from the caller.
+        match unsafe { read_entry(i, e) }? {
+            Ok(entry) => out.push(entry),
+            Err(why) => return Ok(Err(format!("entries[{i}]: {why}"))),
+        }
+    }
+    Ok(Ok(out))
+}
+
+/// Creates a bind group. An entry must name exactly one resource; buffer
+/// entries take `offset` and `size` (`WGPU_WHOLE_SIZE`: to the end of the
+/// buffer). Validation errors give an invalid bind group.
+///
+/// # Safety
+/// `device` is a live device; `descriptor` is NULL or points at a valid
+/// descriptor whose handles are live.
+#[no_mangle]
+pub unsafe extern "C" fn wgpuDeviceCreateBindGroup(
+    device: WGPUDevice,
+    descriptor: *const WGPUBindGroupDescriptor,
+) -> WGPUBindGroup {
+    call("wgpuDeviceCreateBindGroup", std::ptr::null_mut(), || {
+        // SAFETY: the C caller passes a live handle and NULL or a valid
+        // descriptor.
+        let (device, desc) =
+            unsafe { (boundary::arg::<Device>(device, "device")?, boundary::ptr_arg(descriptor, "descriptor")?) };
+        // SAFETY: the descriptor's label, layout, chain and entries are valid.
+        let (label, layout, entries) = unsafe {
+            (
+                boundary::label_arg(desc.label, "label")?,
+                boundary::arg::<BindGroupLayout>(desc.layout, "layout")?,
+                read_entries(desc)?,
+            )
+        };
+        let global = device.global();
+        let id = match entries {
+            Ok(entries) => {
+                let desc = BindGroupDescriptor {
+                    label: crate::conv::label(&label),
+                    layout: layout.id,
+                    entries: Cow::Owned(entries),
+                };
+                let (id, error) = global.device_create_bind_group(device.id, &desc, None);
+                if let Some(e) = error {
+                    device.report(e);
+                }
+                id
+            }
+            Err(why) => {
+                let id = crate::conv::invalid::bind_group(global, device.id, &label);
+                device.report_validation(format!("wgpuDeviceCreateBindGroup: {why}"));
+                id
+            }
+        };
+        Ok(Handle::into_raw(Arc::new(BindGroup {
+            header: Default::default(),
+            device: device.arc(),
+            id,
+            label: Mutex::new(label),
+        })))
+    })
+}

@@ -1,0 +1,133 @@
+//! `WGPUBindGroupLayout`.
+
+use std::borrow::Cow;
+use std::sync::Arc;
+
+use parking_lot::Mutex;
+use wgpu_core::binding_model::BindGroupLayoutDescriptor;
+use wgpu_core::id::BindGroupLayoutId;
+use wgpu_types as wgt;
+
+use crate::abi::*;
+use crate::ffi::boundary::{self, call, refcounted, set_label, ApiResult};
+use crate::ffi::chain::{self, Chain};
+use crate::ffi::handle::{Handle, Object};
+use crate::objects::device::Device;
+
+/// A `WGPUBindGroupLayout`.
+#[repr(C)]
+pub(crate) struct BindGroupLayout {
+    /// Makes the address of this object its C handle.
+    pub(crate) header: crate::ffi::handle::Header,
+    pub(crate) device: Arc<Device>,
+    pub(crate) id: BindGroupLayoutId,
+    pub(crate) label: Mutex<String>,
+}
+
+impl Object for BindGroupLayout {
+    type Raw = WGPUBindGroupLayoutImpl;
+    const NAME: &'static str = "WGPUBindGroupLayout";
+    const HEADER_OFFSET: usize = std::mem::offset_of!(BindGroupLayout, header);
+}
+
+impl Drop for BindGroupLayout {
+    fn drop(&mut self) {
+        self.device.global().bind_group_layout_drop(self.id);
+    }
+}
+
+refcounted!(BindGroupLayout, WGPUBindGroupLayout, wgpuBindGroupLayoutAddRef, wgpuBindGroupLayoutRelease);
+set_label!(BindGroupLayout, WGPUBindGroupLayout, wgpuBindGroupLayoutSetLabel);
+
+impl BindGroupLayout {
+    /// Wraps a bind group layout id this library now owns.
+    pub(crate) fn from_id(device: &Arc<Device>, id: BindGroupLayoutId, label: String) -> BindGroupLayout {
+        BindGroupLayout { header: Default::default(), device: device.clone(), id, label: Mutex::new(label) }
+    }
+}
+
+/// Reads one entry: its chain (an optional external texture binding
+/// layout) and the chains of its four binding layouts, which take none.
+/// The inner error is a validation error.
+///
+/// # Safety
+/// The entry's chains are valid.
+unsafe fn read_entry(e: &WGPUBindGroupLayoutEntry) -> Result<wgt::BindGroupLayoutEntry, String> {
+    // SAFETY: the chains are valid (caller).
+    let external = unsafe {
+        let chain = Chain::walk(e.nextInChain, "WGPUBindGroupLayoutEntry", &[WGPUSType::ExternalTextureBindingLayout])
+            .map_err(crate::conv::chain_error)?;
+        chain::expect_none(e.buffer.nextInChain, "WGPUBufferBindingLayout").map_err(crate::conv::chain_error)?;
+        chain::expect_none(e.sampler.nextInChain, "WGPUSamplerBindingLayout").map_err(crate::conv::chain_error)?;
+        chain::expect_none(e.texture.nextInChain, "WGPUTextureBindingLayout").map_err(crate::conv::chain_error)?;
+        chain::expect_none(e.storageTexture.nextInChain, "WGPUStorageTextureBindingLayout")
+            .map_err(crate::conv::chain_error)?;
+        !chain.is_empty()
+    };
+    crate::conv::binding::bgl_entry(e, external)
+}
+
+/// Reads a whole descriptor. The outer error is a synchronous rejection,
+/// the inner one a validation error.
+///
+/// # Safety
+/// The descriptor's chain and entries are valid.
+unsafe fn read_descriptor(
+    desc: &WGPUBindGroupLayoutDescriptor,
+) -> ApiResult<Result<Vec<wgt::BindGroupLayoutEntry>, String>> {
+    // SAFETY: the entries array is valid (caller).
+    let entries = unsafe { boundary::slice_arg(desc.entries, desc.entryCount, "entries") }?;
+    // SAFETY: the chain is valid (caller).
+    if let Err(why) = unsafe { chain::expect_none(desc.nextInChain, "WGPUBindGroupLayoutDescriptor") } {
+        return Ok(Err(crate::conv::chain_error(why)));
+    }
+    let mut out = Vec::with_capacity(entries.len());
+    for (i, e) in entries.iter().enumerate() {
+        // SAFETY: the entries' chains are valid (caller).
+        match unsafe { read_entry(e) } {
+            Ok(entry) => out.push(entry),
+            Err(why) => return Ok(Err(format!("entries[{i}]: {why}"))),
+        }
+    }
+    Ok(Ok(out))
+}
+
+/// Creates a bind group layout. Invalid entries (no binding layout or more
+/// than one, unknown enum values) are validation errors and give an invalid
+/// layout.
+///
+/// # Safety
+/// `device` is a live device; `descriptor` is NULL or points at a valid
+/// descriptor.
+#[no_mangle]
+pub unsafe extern "C" fn wgpuDeviceCreateBindGroupLayout(
+    device: WGPUDevice,
+    descriptor: *const WGPUBindGroupLayoutDescriptor,
+) -> WGPUBindGroupLayout {
+    call("wgpuDeviceCreateBindGroupLayout", std::ptr::null_mut(), || {
+        // SAFETY: the C caller passes a live handle and NULL or a valid
+        // descriptor.
+        let (device, desc) =
+            unsafe { (boundary::arg::<Device>(device, "device")?, boundary::ptr_arg(descriptor, "descriptor")?) };
+        // SAFETY: the descriptor's label, chain and entries are valid.
+        let (label, entries) = unsafe { (boundary::label_arg(desc.label, "label")?, read_descriptor(desc)?) };
+        let global = device.global();
+        let id = match entries {
+            Ok(entries) => {
+                let desc =
+                    BindGroupLayoutDescriptor { label: crate::conv::label(&label), entries: Cow::Owned(entries) };
+                let (id, error) = global.device_create_bind_group_layout(device.id, &desc, None);
+                if let Some(e) = error {
+                    device.report(e);
+                }
+                id
+            }
+            Err(why) => {
+                let id = crate::conv::invalid::bind_group_layout(global, device.id, &label);
+                device.report_validation(format!("wgpuDeviceCreateBindGroupLayout: {why}"));
+                id
+            }
+        };
+        Ok(Handle::into_raw(Arc::new(BindGroupLayout::from_id(&device.arc(), id, label))))
+    })
+}

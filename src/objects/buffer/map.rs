@@ -1,0 +1,405 @@
+//! The buffer map state machine (webgpu-behaviour.md §9).
+//!
+//! ```text
+//!  Unmapped ──MapAsync──▶ Pending ──callback delivered (Success)──▶ Mapped
+//!      ▲                    │ Unmap / Destroy / release: Aborted      │
+//!      └────────────────────┴──────────── Unmap / Destroy ────────────┘
+//! ```
+//!
+//! The completer of a pending map lives in the `Pending` phase, so that
+//! whoever ends the map first (wgpu-core's callback, or an abort) completes
+//! the event, exactly once. A map that wgpu-core finished stays `Pending`
+//! until its callback is delivered; delivery then fetches the mapping's base
+//! pointer and moves to `Mapped`, unless the map was aborted meanwhile.
+//!
+//! Lock discipline: the state lock is never held while calling wgpu-core,
+//! because wgpu-core runs map callbacks (which take it) under its own locks.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use super::range::Ranges;
+use super::Buffer;
+use crate::abi::*;
+use crate::ffi::boundary::{self, reject, ApiResult};
+use crate::ffi::callback::{SendFn, UserData};
+use crate::futures::{Completer, Outcome, Source};
+
+type MapResult = (WGPUMapAsyncStatus, String);
+
+/// Where the bytes of a mapping are.
+enum Memory {
+    /// wgpu-core's mapping; the pointer is the start of the mapped range.
+    Core(*mut u8),
+    /// Host memory standing in for an invalid buffer mapped at creation.
+    Host(Box<[u8]>),
+    /// A zero-sized mapping.
+    Empty,
+}
+
+// SAFETY: the pointer refers to mapped memory that any thread may use while
+// the buffer is mapped (map state is process-global in webgpu.h).
+unsafe impl Send for Memory {}
+
+enum Phase {
+    Unmapped,
+    Pending {
+        generation: u64,
+        write: bool,
+        offset: u64,
+        size: u64,
+        /// Taken by whoever completes the map first.
+        completer: Option<Completer<MapResult>>,
+    },
+    Mapped {
+        write: bool,
+        offset: u64,
+        size: u64,
+        memory: Memory,
+        ranges: Ranges,
+    },
+}
+
+/// A buffer's map state.
+pub(crate) struct MapState {
+    pub(crate) destroyed: bool,
+    phase: Phase,
+}
+
+static GENERATION: AtomicU64 = AtomicU64::new(1);
+
+impl MapState {
+    /// The state of a new buffer; `None` when host memory for an invalid
+    /// buffer mapped at creation cannot be allocated.
+    pub(crate) fn at_creation(mapped: bool, valid: bool, size: u64) -> Option<MapState> {
+        let phase = if !mapped {
+            Phase::Unmapped
+        } else {
+            let memory = if size == 0 {
+                Memory::Empty
+            } else if valid {
+                // Filled in by `Buffer::finish_creation_mapping`.
+                Memory::Core(std::ptr::null_mut())
+            } else {
+                let len = usize::try_from(size).ok()?;
+                let mut bytes = Vec::new();
+                bytes.try_reserve_exact(len).ok()?;
+                bytes.resize(len, 0u8);
+                Memory::Host(bytes.into_boxed_slice())
+            };
+            Phase::Mapped { write: true, offset: 0, size, memory, ranges: Ranges::default() }
+        };
+        Some(MapState { destroyed: false, phase })
+    }
+}
+
+impl Buffer {
+    pub(crate) fn map_state(&self) -> WGPUBufferMapState {
+        match self.state.lock().phase {
+            Phase::Unmapped => WGPUBufferMapState::Unmapped,
+            Phase::Pending { .. } => WGPUBufferMapState::Pending,
+            Phase::Mapped { .. } => WGPUBufferMapState::Mapped,
+        }
+    }
+
+    /// Fetches the base pointer of a valid buffer mapped at creation.
+    /// Returns `false` when wgpu-core has no mapping to give.
+    pub(crate) fn finish_creation_mapping(&self) -> bool {
+        let size = self.size;
+        let needs = matches!(self.state.lock().phase, Phase::Mapped { memory: Memory::Core(p), .. } if p.is_null());
+        if !needs {
+            return true;
+        }
+        match self.device.global().buffer_get_mapped_range(self.id, 0, Some(size)) {
+            Ok((ptr, _)) => {
+                if let Phase::Mapped { memory: Memory::Core(p), .. } = &mut self.state.lock().phase {
+                    *p = ptr.as_ptr();
+                }
+                true
+            }
+            Err(err) => {
+                log::error!(target: "wgpu_shim", "mappedAtCreation: {}", crate::conv::describe(&err));
+                false
+            }
+        }
+    }
+
+    /// Ends a mapping or aborts a pending one.
+    pub(crate) fn unmap(&self) {
+        let mut state = self.state.lock();
+        let (completer, core_mapped) = match std::mem::replace(&mut state.phase, Phase::Unmapped) {
+            Phase::Unmapped => return,
+            Phase::Pending { completer, .. } => (completer, true),
+            Phase::Mapped { memory, .. } => (None, matches!(memory, Memory::Core(_))),
+        };
+        drop(state);
+        if let Some(completer) = completer {
+            completer.complete((
+                WGPUMapAsyncStatus::Aborted,
+                "the buffer was unmapped or destroyed before the map completed".into(),
+            ));
+        }
+        if core_mapped && self.valid {
+            let unmapped = {
+                let _exclusive = self.device.locks.maintain.write();
+                self.device.global().buffer_unmap(self.id)
+            };
+            // Unmapping a buffer mapped at creation records a queue write.
+            if self.created_mapped {
+                self.device.work_done.note_work();
+            }
+            if let Err(err) = unmapped {
+                log::debug!(target: "wgpu_shim", "unmap: {}", crate::conv::describe(&err));
+            }
+        }
+    }
+
+    /// Aborts a pending map (the buffer's last release).
+    pub(crate) fn abort_pending_map(&self) {
+        // A buffer never mapped (nor asked to be) has no map to abort: no
+        // lock needed on the common create-and-release path.
+        if !self.tracked.is_set() {
+            return;
+        }
+        if matches!(self.state.lock().phase, Phase::Pending { .. }) {
+            self.unmap();
+        }
+    }
+
+    /// wgpu-core finished (or gave up) the map of `generation`. Runs inside
+    /// wgpu-core: only the state lock is taken.
+    fn core_done(&self, generation: u64, result: Result<(), wgpu_core::resource::BufferAccessError>) {
+        self.device.progress.end_op();
+        let mut state = self.state.lock();
+        let completer = match &mut state.phase {
+            Phase::Pending { generation: g, completer, .. } if *g == generation => completer.take(),
+            _ => None,
+        };
+        let Some(completer) = completer else { return };
+        let outcome = match result {
+            Ok(()) => (WGPUMapAsyncStatus::Success, String::new()),
+            Err(err) => {
+                state.phase = Phase::Unmapped;
+                let status =
+                    if self.device.is_lost() { WGPUMapAsyncStatus::Aborted } else { WGPUMapAsyncStatus::Error };
+                (status, crate::conv::describe(&err))
+            }
+        };
+        drop(state);
+        completer.complete(outcome);
+    }
+
+    /// The success callback of `generation` is being delivered: the buffer
+    /// becomes Mapped, unless the map was aborted meanwhile.
+    fn deliver_mapped(&self, generation: u64) -> bool {
+        let (offset, size) = match &self.state.lock().phase {
+            Phase::Pending { generation: g, offset, size, .. } if *g == generation => (*offset, *size),
+            _ => return false,
+        };
+        let memory = if size == 0 {
+            Memory::Empty
+        } else {
+            match self.device.global().buffer_get_mapped_range(self.id, offset, Some(size)) {
+                Ok((ptr, _)) => Memory::Core(ptr.as_ptr()),
+                Err(err) => {
+                    log::error!(target: "wgpu_shim", "map: {}", crate::conv::describe(&err));
+                    return false;
+                }
+            }
+        };
+        let mut state = self.state.lock();
+        match &state.phase {
+            Phase::Pending { generation: g, write, .. } if *g == generation => {
+                let write = *write;
+                state.phase = Phase::Mapped { write, offset, size, memory, ranges: Ranges::default() };
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// A pointer to `size` mapped bytes at `offset`, reserving the range
+    /// (`mutable`: GetMappedRange/WriteMappedRange). `whole` allows
+    /// `WGPU_WHOLE_MAP_SIZE` (the Get* functions).
+    pub(crate) fn mapped_range(&self, offset: usize, size: usize, mutable: bool, whole: bool) -> ApiResult<*mut u8> {
+        let mut state = self.state.lock();
+        let Phase::Mapped { write, offset: map_offset, size: map_size, memory, ranges } = &mut state.phase else {
+            return Err(reject!("the buffer is not mapped (a map is only usable once its callback was delivered)"));
+        };
+        let mutable = if mutable && !*write {
+            if !crate::native::compat() {
+                return Err(reject!(
+                    "the buffer is mapped for reading: use GetConstMappedRange or ReadMappedRange \
+                     (WGPU_SHIM_COMPAT=wgpu-native allows it for code written for wgpu-native)"
+                ));
+            }
+            // wgpu-native's relaxation: the range is read-only in effect.
+            false
+        } else {
+            mutable
+        };
+        let offset = offset as u64;
+        let size = if size == WGPU_WHOLE_MAP_SIZE {
+            if !whole {
+                return Err(reject!("WGPU_WHOLE_MAP_SIZE is not accepted here: give the size"));
+            }
+            self.size
+                .checked_sub(offset)
+                .ok_or_else(|| reject!("offset {offset} is past the end of the buffer ({} bytes)", self.size))?
+        } else {
+            size as u64
+        };
+        if !offset.is_multiple_of(8) {
+            return Err(reject!("offset {offset} is not a multiple of 8"));
+        }
+        if !size.is_multiple_of(4) {
+            return Err(reject!("size {size} is not a multiple of 4"));
+        }
+        let end = offset.checked_add(size).ok_or_else(|| reject!("offset + size overflows"))?;
+        if offset < *map_offset || end > *map_offset + *map_size {
+            return Err(reject!(
+                "range {offset}..{end} is outside the mapped range {}..{}",
+                map_offset,
+                *map_offset + *map_size
+            ));
+        }
+        ranges.reserve(offset, end, mutable)?;
+        let at = (offset - *map_offset) as usize;
+        Ok(match memory {
+            _ if size == 0 => dangling(),
+            // SAFETY: `at + size` is within the mapped range that `p`
+            // starts.
+            Memory::Core(p) => unsafe { p.add(at) },
+            // SAFETY: as above, within the host allocation.
+            Memory::Host(bytes) => unsafe { bytes.as_mut_ptr().add(at) },
+            Memory::Empty => dangling(),
+        })
+    }
+}
+
+/// A non-NULL, 16-byte-aligned pointer for zero-sized ranges.
+fn dangling() -> *mut u8 {
+    std::ptr::NonNull::<u128>::dangling().as_ptr().cast()
+}
+
+/// `wgpuBufferMapAsync` (and `wgpuBufferMapAsync2`).
+///
+/// # Safety
+/// `buffer` is a live buffer; the callback info's chain is valid.
+pub(crate) unsafe fn map_async(
+    buffer: WGPUBuffer,
+    mode: WGPUMapMode,
+    offset: usize,
+    size: usize,
+    info: WGPUBufferMapCallbackInfo,
+) -> ApiResult<WGPUFuture> {
+    // SAFETY: forwarded from the caller.
+    let (buffer, cb_mode) = unsafe {
+        (
+            boundary::arg::<Buffer>(buffer, "buffer")?.arc(),
+            crate::ffi::callback::mode(info.mode, info.nextInChain, "WGPUBufferMapCallbackInfo")?,
+        )
+    };
+    let device = buffer.device.clone();
+    let generation = GENERATION.fetch_add(1, Ordering::Relaxed);
+    let cb = SendFn(info.callback);
+    let ud = UserData(info.userdata1, info.userdata2);
+    let weak = Arc::downgrade(&buffer);
+    let (future, completer) =
+        device.instance.registry.register::<MapResult>(cb_mode, Source::Queue(device.serial), move |out| {
+            let (status, message) = match out {
+                Outcome::Done((WGPUMapAsyncStatus::Success, _)) => match weak.upgrade() {
+                    Some(b) if b.deliver_mapped(generation) => (WGPUMapAsyncStatus::Success, String::new()),
+                    _ => (
+                        WGPUMapAsyncStatus::Aborted,
+                        "the buffer was unmapped or destroyed before the map callback was delivered".into(),
+                    ),
+                },
+                Outcome::Done(result) => result,
+                Outcome::Cancelled => (
+                    WGPUMapAsyncStatus::CallbackCancelled,
+                    "the instance was released before the map callback was delivered".into(),
+                ),
+            };
+            if let Some(f) = cb.get() {
+                // SAFETY: the application's callback with its userdata.
+                unsafe { f(status, boundary::out_str(&message), ud.u1(), ud.u2()) };
+            }
+        });
+
+    let fail = |completer: Completer<MapResult>, status: WGPUMapAsyncStatus, why: String| {
+        if status == WGPUMapAsyncStatus::Error {
+            device.report_validation(format!("MapAsync: {why}"));
+        }
+        completer.complete((status, why));
+        Ok(future)
+    };
+    // Device destroy must find the buffer from now on.
+    buffer.track_mapping();
+    let mut state = buffer.state.lock();
+    if !matches!(state.phase, Phase::Unmapped) {
+        drop(state);
+        return fail(completer, WGPUMapAsyncStatus::Error, "the buffer is already mapped or has a map pending".into());
+    }
+    if device.is_lost() || !buffer.valid {
+        drop(state);
+        let why = if device.is_lost() { "the device is lost" } else { "the buffer is invalid" };
+        return fail(completer, WGPUMapAsyncStatus::Aborted, why.into());
+    }
+    let offset = offset as u64;
+    let range_size = if size == WGPU_WHOLE_MAP_SIZE { buffer.size.saturating_sub(offset) } else { size as u64 };
+    let write = mode == WGPUMapMode_Write;
+    let problem = if state.destroyed {
+        Some("the buffer is destroyed".to_string())
+    } else if !offset.is_multiple_of(8) {
+        Some(format!("offset {offset} is not a multiple of 8"))
+    } else if !range_size.is_multiple_of(4) {
+        Some(format!("size {range_size} is not a multiple of 4"))
+    } else if offset.checked_add(range_size).is_none_or(|end| end > buffer.size) {
+        Some(format!("range {offset}+{range_size} is beyond the buffer's {} bytes", buffer.size))
+    } else if mode != WGPUMapMode_Read && mode != WGPUMapMode_Write {
+        Some(format!("mode {mode:#x} must be exactly one of Read or Write"))
+    } else if write && buffer.usage & WGPUBufferUsage_MapWrite == 0 {
+        Some("a Write map needs MapWrite usage".to_string())
+    } else if !write && buffer.usage & WGPUBufferUsage_MapRead == 0 {
+        Some("a Read map needs MapRead usage".to_string())
+    } else {
+        None
+    };
+    if let Some(why) = problem {
+        drop(state);
+        return fail(completer, WGPUMapAsyncStatus::Error, why);
+    }
+    if range_size == 0 {
+        // Nothing to wait for: complete now; delivery makes it Mapped.
+        state.phase = Phase::Pending { generation, write, offset, size: 0, completer: None };
+        drop(state);
+        completer.complete((WGPUMapAsyncStatus::Success, String::new()));
+        return Ok(future);
+    }
+    state.phase = Phase::Pending { generation, write, offset, size: range_size, completer: Some(completer) };
+    drop(state);
+
+    device.progress.begin_op(device.wants_progress(cb_mode));
+    let weak = Arc::downgrade(&buffer);
+    let progress = device.progress.clone();
+    let op = wgpu_core::resource::BufferMapOperation {
+        host: if write { wgpu_core::device::HostMap::Write } else { wgpu_core::device::HostMap::Read },
+        callback: Some(Box::new(move |result| match weak.upgrade() {
+            Some(buffer) => buffer.core_done(generation, result),
+            None => progress.end_op(),
+        })),
+    };
+    let started = {
+        let _exclusive = device.locks.maintain.write();
+        device.global().buffer_map_async(buffer.id, offset, Some(range_size), op)
+    };
+    match started {
+        // The buffer is idle: the map completes at the next poll, which is now.
+        Ok(0) => device.poll_now(),
+        Ok(_) => {}
+        // The callback already ran with this error.
+        Err(err) => device.report(err),
+    }
+    Ok(future)
+}

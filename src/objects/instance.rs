@@ -1,0 +1,393 @@
+//! `WGPUInstance` and the global functions: instance creation, instance
+//! features and limits, adapter requests, and the two entry points that
+//! deliver callbacks (`WaitAny`, `ProcessEvents`).
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Weak};
+
+use parking_lot::Mutex;
+
+use wgpu_core::global::Global;
+use wgpu_core::naga::front::wgsl::ImplementedLanguageExtension;
+
+use crate::abi::*;
+use crate::ffi::boundary::{self, call, refcounted, reject};
+use crate::ffi::callback::{SendFn, UserData};
+use crate::ffi::handle::{Handle, Object};
+use crate::futures::{Completer, DirectSleep, Outcome, Readiness, Registry, Source, WaitRules};
+use crate::objects::adapter::Adapter;
+use crate::objects::device::Device;
+
+/// The most futures a timed `wgpuInstanceWaitAny` accepts.
+pub(crate) const TIMED_WAIT_ANY_MAX_COUNT: usize = 1 << 20;
+
+/// The instance features this library supports, in the order reported:
+/// the standard ones, then wgpu-shim's (`wgpu_shim.h`).
+const SUPPORTED_FEATURES: [WGPUInstanceFeatureName; 5] = [
+    WGPUInstanceFeatureName::TimedWaitAny,
+    WGPUInstanceFeatureName::ShaderSourceSPIRV,
+    WGPUInstanceFeatureName::MultipleDevicesPerAdapter,
+    crate::ext::FEATURE_READINESS_HANDLE,
+    crate::ext::FEATURE_MIXED_SOURCE_WAIT_ANY,
+];
+
+/// A `WGPUInstance`: one wgpu-core `Global` and one futures registry.
+#[repr(C)]
+pub(crate) struct Instance {
+    /// Makes the address of this object its C handle.
+    pub(crate) header: crate::ffi::handle::Header,
+    pub(crate) global: Arc<Global>,
+    pub(crate) registry: Arc<Registry>,
+    pub(crate) rules: WaitRules,
+    /// `ShaderSourceSPIRV` was enabled.
+    pub(crate) spirv: bool,
+    /// `MultipleDevicesPerAdapter` was enabled.
+    pub(crate) multiple_devices_per_adapter: bool,
+    /// User events not signalled yet, by future id (`wgpu_shim.h`).
+    pub(crate) user_events: Mutex<HashMap<u64, Completer<()>>>,
+    /// The devices made from this instance, for ProcessEvents' polls.
+    devices: Mutex<Vec<Weak<Device>>>,
+    next_device_serial: AtomicU64,
+}
+
+impl Object for Instance {
+    type Raw = WGPUInstanceImpl;
+    const NAME: &'static str = "WGPUInstance";
+    const HEADER_OFFSET: usize = std::mem::offset_of!(Instance, header);
+
+    /// Every callback not yet delivered runs now with `CallbackCancelled`.
+    fn last_release(this: &Arc<Self>, _handle: *mut WGPUInstanceImpl) {
+        this.registry.close();
+    }
+}
+
+impl Instance {
+    /// A serial number for a new device (identifies its queue as a source).
+    pub(crate) fn next_device_serial(&self) -> u64 {
+        self.next_device_serial.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// Remembers a device for [`Instance::poll_devices`].
+    pub(crate) fn track_device(&self, device: &Arc<Device>) {
+        let mut list = self.devices.lock();
+        list.retain(|d| d.strong_count() > 0);
+        list.push(Arc::downgrade(device));
+    }
+
+    /// The live device whose queue has this serial number.
+    fn device_by_serial(&self, serial: u64) -> Option<Arc<Device>> {
+        self.devices.lock().iter().filter_map(Weak::upgrade).find(|d| d.serial == serial)
+    }
+
+    /// Polls (without waiting) every device that has queue work pending, so
+    /// that an application polling with ProcessEvents or a zero-timeout
+    /// WaitAny sees completions as soon as the GPU signals them, without
+    /// waiting for the progress thread to be scheduled.
+    fn poll_devices(&self) {
+        let busy: Vec<Arc<Device>> =
+            self.devices.lock().iter().filter_map(Weak::upgrade).filter(|d| d.progress.busy()).collect();
+        for device in busy {
+            device.poll_now();
+        }
+    }
+}
+
+refcounted!(Instance, WGPUInstance, wgpuInstanceAddRef, wgpuInstanceRelease);
+
+/// Creates an instance. `descriptor` may be NULL. Returns NULL (logged) when
+/// a required feature is unknown or a required limit is above what is
+/// supported.
+///
+/// # Safety
+/// `descriptor` is NULL or points at a valid descriptor.
+#[no_mangle]
+pub unsafe extern "C" fn wgpuCreateInstance(descriptor: *const WGPUInstanceDescriptor) -> WGPUInstance {
+    crate::ffi::log::init();
+    call("wgpuCreateInstance", std::ptr::null_mut(), || {
+        // SAFETY: the C caller passes NULL or a valid descriptor.
+        let desc = unsafe { descriptor.as_ref() };
+        let mut timed = false;
+        let mut spirv = false;
+        let mut multiple = false;
+        let mut readiness = false;
+        let mut mixed = false;
+        let mut max_count = TIMED_WAIT_ANY_MAX_COUNT;
+        let mut wgt_desc = wgpu_types::InstanceDescriptor::new_without_display_handle_from_env();
+        wgt_desc.backends = wgpu_types::Backends::VULKAN;
+        if let Some(desc) = desc {
+            // SAFETY: the descriptor's pointers are valid (caller).
+            unsafe { crate::native::chains::instance_extras(desc.nextInChain, &mut wgt_desc) }?;
+            // SAFETY: as above.
+            let features =
+                unsafe { boundary::slice_arg(desc.requiredFeatures, desc.requiredFeatureCount, "requiredFeatures") }?;
+            for &f in features {
+                match f {
+                    WGPUInstanceFeatureName::TimedWaitAny => timed = true,
+                    WGPUInstanceFeatureName::ShaderSourceSPIRV => spirv = true,
+                    WGPUInstanceFeatureName::MultipleDevicesPerAdapter => multiple = true,
+                    crate::ext::FEATURE_READINESS_HANDLE => readiness = true,
+                    crate::ext::FEATURE_MIXED_SOURCE_WAIT_ANY => mixed = true,
+                    other => return Err(reject!("instance feature {:#x} is not supported", other.0)),
+                }
+            }
+            // SAFETY: as above.
+            if let Some(limits) = unsafe { desc.requiredLimits.as_ref() } {
+                // SAFETY: as above.
+                unsafe { crate::ffi::chain::expect_none(limits.nextInChain, "WGPUInstanceLimits") }?;
+                if limits.timedWaitAnyMaxCount > TIMED_WAIT_ANY_MAX_COUNT {
+                    return Err(reject!(
+                        "requiredLimits.timedWaitAnyMaxCount is {}, above the supported {TIMED_WAIT_ANY_MAX_COUNT}",
+                        limits.timedWaitAnyMaxCount
+                    ));
+                }
+                max_count = TIMED_WAIT_ANY_MAX_COUNT;
+            }
+        }
+        let readiness = match readiness {
+            true => Some(Readiness::new().map_err(|e| reject!("cannot create the readiness handle: {e}"))?),
+            false => None,
+        };
+        let global = crate::engine::drivers::pinning(|| Global::new("wgpu-shim", wgt_desc, None));
+        let instance = Arc::new(Instance {
+            header: Default::default(),
+            global: Arc::new(global),
+            registry: Registry::with_readiness(readiness),
+            rules: WaitRules { timed, max_count, mixed_sources: mixed },
+            spirv,
+            multiple_devices_per_adapter: multiple,
+            user_events: Mutex::new(HashMap::new()),
+            devices: Mutex::new(Vec::new()),
+            next_device_serial: AtomicU64::new(1),
+        });
+        Ok(Handle::into_raw(instance))
+    })
+}
+
+/// Lists the instance features this library supports. Free the list with
+/// `wgpuSupportedInstanceFeaturesFreeMembers`.
+///
+/// # Safety
+/// `features` is NULL or points at a writable struct.
+#[no_mangle]
+pub unsafe extern "C" fn wgpuGetInstanceFeatures(features: *mut WGPUSupportedInstanceFeatures) {
+    call("wgpuGetInstanceFeatures", (), || {
+        // SAFETY: the C caller passes NULL or a writable struct.
+        let out = unsafe { boundary::out_arg(features, "features") }?;
+        let (count, ptr) = crate::ffi::array::into_raw(SUPPORTED_FEATURES.to_vec());
+        out.featureCount = count;
+        out.features = ptr;
+        Ok(())
+    })
+}
+
+/// Frees the list `wgpuGetInstanceFeatures` or `wgpuInstanceGetFeatures`
+/// wrote.
+///
+/// # Safety
+/// `features` holds exactly what this library wrote (or zero and NULL).
+#[no_mangle]
+pub unsafe extern "C" fn wgpuSupportedInstanceFeaturesFreeMembers(features: WGPUSupportedInstanceFeatures) {
+    call("wgpuSupportedInstanceFeaturesFreeMembers", (), || {
+        // SAFETY: the list was allocated by `array::into_raw` (caller).
+        unsafe { crate::ffi::array::free(features.features, features.featureCount) };
+        Ok(())
+    })
+}
+
+/// Whether the library supports an instance feature.
+#[no_mangle]
+pub extern "C" fn wgpuHasInstanceFeature(feature: WGPUInstanceFeatureName) -> WGPUBool {
+    call("wgpuHasInstanceFeature", 0, || Ok(SUPPORTED_FEATURES.contains(&feature) as WGPUBool))
+}
+
+/// Writes the instance limits this library supports.
+///
+/// # Safety
+/// `limits` is NULL or points at a writable struct with a valid chain.
+#[no_mangle]
+pub unsafe extern "C" fn wgpuGetInstanceLimits(limits: *mut WGPUInstanceLimits) -> WGPUStatus {
+    call("wgpuGetInstanceLimits", WGPUStatus::Error, || {
+        // SAFETY: the C caller passes NULL or a writable struct.
+        let out = unsafe { boundary::out_arg(limits, "limits") }?;
+        // SAFETY: the chain is valid (caller); an unknown link leaves the
+        // output untouched.
+        unsafe { crate::ffi::chain::expect_none(out.nextInChain, "WGPUInstanceLimits") }?;
+        out.timedWaitAnyMaxCount = TIMED_WAIT_ANY_MAX_COUNT;
+        Ok(WGPUStatus::Success)
+    })
+}
+
+/// Requests an adapter. Completes at once (CPU timeline); the callback runs
+/// as its mode allows.
+///
+/// # Safety
+/// `instance` is a live instance; `options` is NULL or valid.
+#[no_mangle]
+pub unsafe extern "C" fn wgpuInstanceRequestAdapter(
+    instance: WGPUInstance,
+    options: *const WGPURequestAdapterOptions,
+    callback_info: WGPURequestAdapterCallbackInfo,
+) -> WGPUFuture {
+    call("wgpuInstanceRequestAdapter", WGPUFuture { id: 0 }, || {
+        // SAFETY: the C caller passes a live handle and a valid chain.
+        let (instance, mode) = unsafe {
+            (
+                boundary::arg::<Instance>(instance, "instance")?.arc(),
+                crate::ffi::callback::mode(
+                    callback_info.mode,
+                    callback_info.nextInChain,
+                    "WGPURequestAdapterCallbackInfo",
+                )?,
+            )
+        };
+        let cb = SendFn(callback_info.callback);
+        let ud = UserData(callback_info.userdata1, callback_info.userdata2);
+        type AdapterResult = Result<Arc<Adapter>, (WGPURequestAdapterStatus, String)>;
+        let (future, completer) = instance.registry.register::<AdapterResult>(mode, Source::Cpu, move |out| {
+            let Some(f) = cb.get() else { return };
+            let (status, adapter, message) = match out {
+                Outcome::Done(Ok(adapter)) => {
+                    (WGPURequestAdapterStatus::Success, Handle::into_raw(adapter), String::new())
+                }
+                Outcome::Done(Err((status, message))) => (status, std::ptr::null_mut(), message),
+                Outcome::Cancelled => (
+                    WGPURequestAdapterStatus::CallbackCancelled,
+                    std::ptr::null_mut(),
+                    "the instance was released before the adapter request was delivered".into(),
+                ),
+            };
+            // SAFETY: calling the application's callback with its userdata.
+            unsafe { f(status, adapter, boundary::out_str(&message), ud.u1(), ud.u2()) };
+        });
+        // SAFETY: `options` is NULL or valid (caller).
+        let result = unsafe { crate::objects::adapter::request(&instance, options.as_ref()) };
+        completer.complete(result);
+        Ok(future)
+    })
+}
+
+/// Waits until one of `futures` completes (or the timeout passes), runs the
+/// callbacks of those that just completed, and marks every complete one.
+/// The thread sleeps in the OS while it waits.
+///
+/// # Safety
+/// `instance` is a live instance; `futures` is NULL (count 0) or points at
+/// `future_count` writable entries.
+#[no_mangle]
+pub unsafe extern "C" fn wgpuInstanceWaitAny(
+    instance: WGPUInstance,
+    future_count: usize,
+    futures: *mut WGPUFutureWaitInfo,
+    timeout_ns: u64,
+) -> WGPUWaitStatus {
+    call("wgpuInstanceWaitAny", WGPUWaitStatus::Error, || {
+        // SAFETY: the C caller passes a live handle and a valid array.
+        let (instance, list) = unsafe {
+            (
+                boundary::arg::<Instance>(instance, "instance")?.arc(),
+                boundary::slice_arg_mut(futures, future_count, "futures")?,
+            )
+        };
+        let find_sleeper = |serial: u64| -> Option<Arc<dyn DirectSleep>> {
+            let device = instance.device_by_serial(serial)?;
+            Some(crate::engine::direct_wait::DeviceSleep::new(device)?)
+        };
+        let kick = |serial: u64| {
+            if let Some(device) = instance.device_by_serial(serial) {
+                device.progress.kick();
+            }
+        };
+        instance
+            .registry
+            .wait_any(list, timeout_ns, &instance.rules, &find_sleeper, &kick)
+            .map_err(|why| reject!("{why}"))
+    })
+}
+
+/// Runs the callbacks of completed `AllowProcessEvents` and
+/// `AllowSpontaneous` operations, in future order. Never blocks.
+///
+/// # Safety
+/// `instance` is a live instance.
+#[no_mangle]
+pub unsafe extern "C" fn wgpuInstanceProcessEvents(instance: WGPUInstance) {
+    call("wgpuInstanceProcessEvents", (), || {
+        // SAFETY: the C caller passes a live handle.
+        let instance = unsafe { boundary::arg::<Instance>(instance, "instance") }?.arc();
+        instance.poll_devices();
+        instance.registry.process_events();
+        Ok(())
+    })
+}
+
+fn wgsl_features() -> Vec<WGPUWGSLLanguageFeatureName> {
+    ImplementedLanguageExtension::all()
+        .iter()
+        .filter_map(|ext| match ext {
+            ImplementedLanguageExtension::ReadOnlyAndReadWriteStorageTextures => {
+                Some(WGPUWGSLLanguageFeatureName::ReadonlyAndReadwriteStorageTextures)
+            }
+            ImplementedLanguageExtension::Packed4x8IntegerDotProduct => {
+                Some(WGPUWGSLLanguageFeatureName::Packed4x8IntegerDotProduct)
+            }
+            ImplementedLanguageExtension::PointerCompositeAccess => {
+                Some(WGPUWGSLLanguageFeatureName::PointerCompositeAccess)
+            }
+            #[allow(unreachable_patterns)]
+            _ => None,
+        })
+        .collect()
+}
+
+/// Lists the WGSL language extensions the shader compiler implements. Free
+/// the list with `wgpuSupportedWGSLLanguageFeaturesFreeMembers`.
+///
+/// # Safety
+/// `instance` is a live instance; `features` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn wgpuInstanceGetWGSLLanguageFeatures(
+    instance: WGPUInstance,
+    features: *mut WGPUSupportedWGSLLanguageFeatures,
+) {
+    call("wgpuInstanceGetWGSLLanguageFeatures", (), || {
+        // SAFETY: the C caller passes a live handle and NULL or a writable struct.
+        let out = unsafe {
+            boundary::arg::<Instance>(instance, "instance")?;
+            boundary::out_arg(features, "features")?
+        };
+        let (count, ptr) = crate::ffi::array::into_raw(wgsl_features());
+        out.featureCount = count;
+        out.features = ptr;
+        Ok(())
+    })
+}
+
+/// Whether the shader compiler implements a WGSL language extension.
+///
+/// # Safety
+/// `instance` is a live instance.
+#[no_mangle]
+pub unsafe extern "C" fn wgpuInstanceHasWGSLLanguageFeature(
+    instance: WGPUInstance,
+    feature: WGPUWGSLLanguageFeatureName,
+) -> WGPUBool {
+    call("wgpuInstanceHasWGSLLanguageFeature", 0, || {
+        // SAFETY: the C caller passes a live handle.
+        unsafe { boundary::arg::<Instance>(instance, "instance") }?;
+        Ok(wgsl_features().contains(&feature) as WGPUBool)
+    })
+}
+
+/// Frees the list `wgpuInstanceGetWGSLLanguageFeatures` wrote.
+///
+/// # Safety
+/// `features` holds exactly what this library wrote (or zero and NULL).
+#[no_mangle]
+pub unsafe extern "C" fn wgpuSupportedWGSLLanguageFeaturesFreeMembers(features: WGPUSupportedWGSLLanguageFeatures) {
+    call("wgpuSupportedWGSLLanguageFeaturesFreeMembers", (), || {
+        // SAFETY: the list was allocated by `array::into_raw` (caller).
+        unsafe { crate::ffi::array::free(features.features, features.featureCount) };
+        Ok(())
+    })
+}

@@ -1,0 +1,37 @@
+//! `WGPURenderBundle`: a finished bundle of render commands, executed by
+//! `wgpuRenderPassEncoderExecuteBundles`.
+
+use std::sync::Arc;
+
+use parking_lot::Mutex;
+use wgpu_core::id::RenderBundleId;
+
+use crate::abi::*;
+use crate::ffi::boundary::{refcounted, set_label};
+use crate::ffi::handle::Object;
+use crate::objects::device::Device;
+
+/// A `WGPURenderBundle`.
+#[repr(C)]
+pub(crate) struct RenderBundle {
+    /// Makes the address of this object its C handle.
+    pub(crate) header: crate::ffi::handle::Header,
+    pub(crate) device: Arc<Device>,
+    pub(crate) id: RenderBundleId,
+    pub(crate) label: Mutex<String>,
+}
+
+impl Object for RenderBundle {
+    type Raw = WGPURenderBundleImpl;
+    const NAME: &'static str = "WGPURenderBundle";
+    const HEADER_OFFSET: usize = std::mem::offset_of!(RenderBundle, header);
+}
+
+impl Drop for RenderBundle {
+    fn drop(&mut self) {
+        self.device.global().render_bundle_drop(self.id);
+    }
+}
+
+refcounted!(RenderBundle, WGPURenderBundle, wgpuRenderBundleAddRef, wgpuRenderBundleRelease);
+set_label!(RenderBundle, WGPURenderBundle, wgpuRenderBundleSetLabel);

@@ -1,0 +1,511 @@
+//! `WGPURenderBundleEncoder`: records render commands into a reusable
+//! `WGPURenderBundle`.
+//!
+//! wgpu-core validates the commands at `Finish`, which reports the first
+//! error on the device and returns an invalid bundle. Calls on an encoder
+//! that already finished are reported at once. An encoder whose creation
+//! failed (the error was reported then) records nothing, and its `Finish`
+//! reports that it is invalid. Validation errors this library finds itself
+//! while recording are reported by `Finish` in place of wgpu-core's.
+
+use std::sync::Arc;
+
+use parking_lot::Mutex;
+use wgpu_core::command::{RenderBundleEncoder as CoreEncoder, RenderBundleEncoderDescriptor};
+use wgpu_core::global::Global;
+use wgpu_types as wgt;
+
+use crate::abi::*;
+use crate::ffi::boundary::{self, call, refcounted, set_label};
+use crate::ffi::handle::{Handle, Object};
+use crate::objects::bind_group::BindGroup;
+use crate::objects::buffer::Buffer;
+use crate::objects::device::Device;
+use crate::objects::render_bundle::RenderBundle;
+use crate::objects::render_pipeline::RenderPipeline;
+
+/// A `WGPURenderBundleEncoder`.
+#[repr(C)]
+pub(crate) struct RenderBundleEncoder {
+    /// Makes the address of this object its C handle.
+    pub(crate) header: crate::ffi::handle::Header,
+    device: Arc<Device>,
+    encoder: Mutex<Box<CoreEncoder>>,
+    pub(crate) label: Mutex<String>,
+    /// The creation failed: the encoder is wgpu-core's dummy, whose calls
+    /// all fail; those failures are not reported.
+    invalid: bool,
+    /// A validation error found by this library, reported by `Finish`.
+    poison: Mutex<Option<String>>,
+}
+
+impl Object for RenderBundleEncoder {
+    type Raw = WGPURenderBundleEncoderImpl;
+    const NAME: &'static str = "WGPURenderBundleEncoder";
+    const HEADER_OFFSET: usize = std::mem::offset_of!(RenderBundleEncoder, header);
+}
+
+refcounted!(
+    RenderBundleEncoder,
+    WGPURenderBundleEncoder,
+    wgpuRenderBundleEncoderAddRef,
+    wgpuRenderBundleEncoderRelease
+);
+set_label!(RenderBundleEncoder, WGPURenderBundleEncoder, wgpuRenderBundleEncoderSetLabel);
+
+impl RenderBundleEncoder {
+    /// Runs one recording call, then reports its immediate error (an
+    /// encoder that already finished), with the encoder unlocked.
+    fn record<E: wgt::error::WebGpuError>(&self, f: impl FnOnce(&Global, &mut CoreEncoder) -> Result<(), E>) {
+        let result = {
+            let mut encoder = self.encoder.lock();
+            f(self.device.global(), &mut encoder)
+        };
+        if let Err(e) = result {
+            if !self.invalid {
+                self.device.report(e);
+            }
+        }
+    }
+
+    /// Records a validation error for `Finish` (the first one is kept).
+    fn poison(&self, why: String) {
+        let mut poison = self.poison.lock();
+        if poison.is_none() {
+            *poison = Some(why);
+        }
+    }
+}
+
+/// Reads the descriptor into wgpu-core's form, or the message of the
+/// validation error found in it.
+///
+/// # Safety
+/// The descriptor's chain and array are valid.
+unsafe fn read_descriptor<'a>(
+    desc: &WGPURenderBundleEncoderDescriptor,
+    label: &'a str,
+) -> boundary::ApiResult<Result<RenderBundleEncoderDescriptor<'a>, String>> {
+    // SAFETY: the chain and array are valid (caller).
+    let (chain, formats) = unsafe {
+        (
+            crate::ffi::chain::expect_none(desc.nextInChain, "WGPURenderBundleEncoderDescriptor"),
+            boundary::slice_arg(desc.colorFormats, desc.colorFormatCount, "colorFormats")?,
+        )
+    };
+    if let Err(why) = chain {
+        return Ok(Err(crate::conv::chain_error(why)));
+    }
+    let mut color_formats = Vec::with_capacity(formats.len());
+    for (i, f) in formats.iter().enumerate() {
+        if *f == WGPUTextureFormat::Undefined {
+            color_formats.push(None);
+            continue;
+        }
+        match crate::conv::format::texture_format(*f) {
+            Some(f) => color_formats.push(Some(f)),
+            None => return Ok(Err(format!("colorFormats[{i}] {:#x} is not a WGPUTextureFormat", f.0))),
+        }
+    }
+    let depth_stencil = match desc.depthStencilFormat {
+        WGPUTextureFormat::Undefined => None,
+        f => match crate::conv::format::texture_format(f) {
+            Some(format) => Some(wgt::RenderBundleDepthStencil {
+                format,
+                depth_read_only: desc.depthReadOnly != 0,
+                stencil_read_only: desc.stencilReadOnly != 0,
+            }),
+            None => return Ok(Err(format!("depthStencilFormat {:#x} is not a WGPUTextureFormat", f.0))),
+        },
+    };
+    Ok(Ok(RenderBundleEncoderDescriptor {
+        label: crate::conv::label(label),
+        color_formats: std::borrow::Cow::Owned(color_formats),
+        depth_stencil,
+        sample_count: desc.sampleCount,
+        multiview: None,
+    }))
+}
+
+/// Creates a render bundle encoder. A format `Undefined` in `colorFormats`
+/// is a hole. An invalid descriptor is reported on the device and gives an
+/// invalid encoder, whose `Finish` reports a validation error again.
+///
+/// # Safety
+/// `device` is a live device; `descriptor` is NULL or points at a valid
+/// descriptor.
+#[no_mangle]
+pub unsafe extern "C" fn wgpuDeviceCreateRenderBundleEncoder(
+    device: WGPUDevice,
+    descriptor: *const WGPURenderBundleEncoderDescriptor,
+) -> WGPURenderBundleEncoder {
+    call("wgpuDeviceCreateRenderBundleEncoder", std::ptr::null_mut(), || {
+        // SAFETY: the C caller passes a live handle and NULL or a valid
+        // descriptor.
+        let (device, desc) =
+            unsafe { (boundary::arg::<Device>(device, "device")?, boundary::ptr_arg(descriptor, "descriptor")?) };
+        // SAFETY: the label view is valid (caller).
+        let label = unsafe { boundary::label_arg(desc.label, "label") }?;
+        // SAFETY: the descriptor's contents are valid (caller).
+        let read = unsafe { read_descriptor(desc, &label) }?;
+        let global = device.global();
+        let (encoder, invalid) = match read {
+            Ok(d) => {
+                let (encoder, error) = global.device_create_render_bundle_encoder(device.id, &d);
+                let invalid = error.is_some();
+                if let Some(e) = error {
+                    device.report(e);
+                }
+                (encoder, invalid)
+            }
+            Err(why) => {
+                device.report_validation(format!("wgpuDeviceCreateRenderBundleEncoder: {why}"));
+                (Box::new(CoreEncoder::dummy(device.id)), true)
+            }
+        };
+        let poison = invalid.then(|| {
+            "wgpuRenderBundleEncoderFinish: the render bundle encoder is invalid (its creation failed)".to_string()
+        });
+        let encoder = RenderBundleEncoder {
+            header: Default::default(),
+            device: device.arc(),
+            encoder: Mutex::new(encoder),
+            label: Mutex::new(label),
+            invalid,
+            poison: Mutex::new(poison),
+        };
+        Ok(Handle::into_raw(Arc::new(encoder)))
+    })
+}
+
+/// Finishes recording. `descriptor` may be NULL. The first recording error
+/// is reported on the device here, and the bundle returned is invalid.
+/// Finishing twice is a validation error.
+///
+/// # Safety
+/// `render_bundle_encoder` is a live handle; `descriptor` is NULL or points
+/// at a valid descriptor.
+#[no_mangle]
+pub unsafe extern "C" fn wgpuRenderBundleEncoderFinish(
+    render_bundle_encoder: WGPURenderBundleEncoder,
+    descriptor: *const WGPURenderBundleDescriptor,
+) -> WGPURenderBundle {
+    call("wgpuRenderBundleEncoderFinish", std::ptr::null_mut(), || {
+        // SAFETY: the C caller passes a live handle and NULL or a valid
+        // descriptor.
+        let (encoder, desc) = unsafe {
+            (boundary::arg::<RenderBundleEncoder>(render_bundle_encoder, "renderBundleEncoder")?, descriptor.as_ref())
+        };
+        let (label, chain) = match desc {
+            // SAFETY: the descriptor's label and chain are valid (caller).
+            Some(desc) => unsafe {
+                (
+                    boundary::label_arg(desc.label, "label")?,
+                    crate::ffi::chain::expect_none(desc.nextInChain, "WGPURenderBundleDescriptor"),
+                )
+            },
+            None => (String::new(), Ok(())),
+        };
+        if let Err(why) = chain {
+            encoder.poison(format!("wgpuRenderBundleEncoderFinish: {}", crate::conv::chain_error(why)));
+        }
+        let device = &encoder.device;
+        let global = device.global();
+        let wgpu_desc = wgt::RenderBundleDescriptor { label: crate::conv::label(&label) };
+        let (mut id, error) = global.render_bundle_encoder_finish(&mut encoder.encoder.lock(), &wgpu_desc, None);
+        let poison = encoder.poison.lock().take();
+        match (poison, error) {
+            (Some(why), error) => {
+                device.report_validation(why);
+                if error.is_none() {
+                    // wgpu-core accepted it; the bundle must still be
+                    // invalid. A dummy encoder's finish makes an invalid one.
+                    global.render_bundle_drop(id);
+                    id = global.render_bundle_encoder_finish(&mut CoreEncoder::dummy(device.id), &wgpu_desc, None).0;
+                }
+            }
+            (None, Some(e)) => device.report(e),
+            (None, None) => {}
+        }
+        let bundle = RenderBundle { header: Default::default(), device: device.clone(), id, label: Mutex::new(label) };
+        Ok(Handle::into_raw(Arc::new(bundle)))
+    })
+}
+
+/// The encoder behind a required handle.
+///
+/// # Safety
+/// `raw` is NULL or a live handle.
+unsafe fn enc<'a>(raw: WGPURenderBundleEncoder) -> boundary::ApiResult<&'a Handle<RenderBundleEncoder>> {
+    // SAFETY: forwarded from the caller.
+    unsafe { boundary::arg::<RenderBundleEncoder>(raw, "renderBundleEncoder") }
+}
+
+/// Sets the pipeline for the following draws.
+///
+/// # Safety
+/// `render_bundle_encoder` and `pipeline` are live handles.
+#[no_mangle]
+pub unsafe extern "C" fn wgpuRenderBundleEncoderSetPipeline(
+    render_bundle_encoder: WGPURenderBundleEncoder,
+    pipeline: WGPURenderPipeline,
+) {
+    call("wgpuRenderBundleEncoderSetPipeline", (), || {
+        // SAFETY: the C caller passes live handles.
+        let (enc, pipeline) =
+            unsafe { (enc(render_bundle_encoder)?, boundary::arg::<RenderPipeline>(pipeline, "pipeline")?) };
+        enc.record(|g, e| g.render_bundle_encoder_set_pipeline(e, pipeline.id));
+        Ok(())
+    })
+}
+
+/// Binds a bind group (NULL unbinds the slot) with its dynamic offsets.
+///
+/// # Safety
+/// `render_bundle_encoder` is a live handle, `group` NULL or a live handle;
+/// `dynamic_offsets` points at `dynamic_offset_count` values.
+#[no_mangle]
+pub unsafe extern "C" fn wgpuRenderBundleEncoderSetBindGroup(
+    render_bundle_encoder: WGPURenderBundleEncoder,
+    group_index: u32,
+    group: WGPUBindGroup,
+    dynamic_offset_count: usize,
+    dynamic_offsets: *const u32,
+) {
+    call("wgpuRenderBundleEncoderSetBindGroup", (), || {
+        // SAFETY: the C caller passes live handles (group may be NULL) and
+        // a valid array.
+        let (enc, group, offsets) = unsafe {
+            (
+                enc(render_bundle_encoder)?,
+                boundary::opt_arg::<BindGroup>(group, "group")?,
+                boundary::slice_arg(dynamic_offsets, dynamic_offset_count, "dynamicOffsets")?,
+            )
+        };
+        let group = group.map(|g| g.id);
+        enc.record(|g, e| g.render_bundle_encoder_set_bind_group(e, group_index, group, offsets));
+        Ok(())
+    })
+}
+
+/// Binds a vertex buffer range to `slot` (`buffer` NULL unbinds it; `size`
+/// `WGPU_WHOLE_SIZE`: to the end of the buffer).
+///
+/// # Safety
+/// `render_bundle_encoder` is a live handle, `buffer` NULL or a live handle.
+#[no_mangle]
+pub unsafe extern "C" fn wgpuRenderBundleEncoderSetVertexBuffer(
+    render_bundle_encoder: WGPURenderBundleEncoder,
+    slot: u32,
+    buffer: WGPUBuffer,
+    offset: u64,
+    size: u64,
+) {
+    call("wgpuRenderBundleEncoderSetVertexBuffer", (), || {
+        // SAFETY: the C caller passes live handles (buffer may be NULL).
+        let (enc, buffer) = unsafe { (enc(render_bundle_encoder)?, boundary::opt_arg::<Buffer>(buffer, "buffer")?) };
+        let buffer = buffer.map(|b| b.id);
+        let size = crate::conv::whole_size(size).and_then(std::num::NonZeroU64::new);
+        enc.record(|g, e| g.render_bundle_encoder_set_vertex_buffer(e, slot, buffer, offset, size));
+        Ok(())
+    })
+}
+
+/// Binds an index buffer range. An `Undefined` or unknown format is a
+/// validation error (reported by `Finish`).
+///
+/// # Safety
+/// `render_bundle_encoder` and `buffer` are live handles.
+#[no_mangle]
+pub unsafe extern "C" fn wgpuRenderBundleEncoderSetIndexBuffer(
+    render_bundle_encoder: WGPURenderBundleEncoder,
+    buffer: WGPUBuffer,
+    format: WGPUIndexFormat,
+    offset: u64,
+    size: u64,
+) {
+    call("wgpuRenderBundleEncoderSetIndexBuffer", (), || {
+        // SAFETY: the C caller passes live handles.
+        let (enc, buffer) = unsafe { (enc(render_bundle_encoder)?, boundary::arg::<Buffer>(buffer, "buffer")?) };
+        let format = match crate::conv::render::index_format(format) {
+            Ok(Some(f)) => f,
+            Ok(None) => {
+                enc.poison("wgpuRenderBundleEncoderSetIndexBuffer: format is Undefined".to_string());
+                return Ok(());
+            }
+            Err(e) => {
+                enc.poison(format!("wgpuRenderBundleEncoderSetIndexBuffer: format {e}"));
+                return Ok(());
+            }
+        };
+        let size = crate::conv::whole_size(size).and_then(std::num::NonZeroU64::new);
+        enc.record(|g, e| g.render_bundle_encoder_set_index_buffer(e, buffer.id, format, offset, size));
+        Ok(())
+    })
+}
+
+/// Sets immediate data (`var<immediate>`) bytes `offset..offset + size`.
+/// An offset or size that is not a multiple of 4 is a validation error
+/// (reported by `Finish`).
+///
+/// # Safety
+/// `render_bundle_encoder` is a live handle; `data` points at `size` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn wgpuRenderBundleEncoderSetImmediates(
+    render_bundle_encoder: WGPURenderBundleEncoder,
+    offset: u32,
+    data: *const std::ffi::c_void,
+    size: usize,
+) {
+    call("wgpuRenderBundleEncoderSetImmediates", (), || {
+        // SAFETY: the C caller passes a live handle and `size` readable
+        // bytes at `data`.
+        let (enc, bytes) =
+            unsafe { (enc(render_bundle_encoder)?, boundary::slice_arg(data.cast::<u8>(), size, "data")?) };
+        let align = wgt::IMMEDIATE_DATA_ALIGNMENT;
+        if !offset.is_multiple_of(align) || !size.is_multiple_of(align as usize) || u32::try_from(size).is_err() {
+            enc.poison(format!(
+                "wgpuRenderBundleEncoderSetImmediates: offset {offset} and size {size} must be multiples of {align}"
+            ));
+            return Ok(());
+        }
+        enc.record(|g, e| g.render_bundle_encoder_set_immediates(e, offset, bytes));
+        Ok(())
+    })
+}
+
+/// Draws primitives.
+///
+/// # Safety
+/// `render_bundle_encoder` is a live handle.
+#[no_mangle]
+pub unsafe extern "C" fn wgpuRenderBundleEncoderDraw(
+    render_bundle_encoder: WGPURenderBundleEncoder,
+    vertex_count: u32,
+    instance_count: u32,
+    first_vertex: u32,
+    first_instance: u32,
+) {
+    call("wgpuRenderBundleEncoderDraw", (), || {
+        // SAFETY: the C caller passes a live handle.
+        let enc = unsafe { enc(render_bundle_encoder) }?;
+        enc.record(|g, e| g.render_bundle_encoder_draw(e, vertex_count, instance_count, first_vertex, first_instance));
+        Ok(())
+    })
+}
+
+/// Draws indexed primitives.
+///
+/// # Safety
+/// `render_bundle_encoder` is a live handle.
+#[no_mangle]
+pub unsafe extern "C" fn wgpuRenderBundleEncoderDrawIndexed(
+    render_bundle_encoder: WGPURenderBundleEncoder,
+    index_count: u32,
+    instance_count: u32,
+    first_index: u32,
+    base_vertex: i32,
+    first_instance: u32,
+) {
+    call("wgpuRenderBundleEncoderDrawIndexed", (), || {
+        // SAFETY: the C caller passes a live handle.
+        let enc = unsafe { enc(render_bundle_encoder) }?;
+        enc.record(|g, e| {
+            g.render_bundle_encoder_draw_indexed(
+                e,
+                index_count,
+                instance_count,
+                first_index,
+                base_vertex,
+                first_instance,
+            )
+        });
+        Ok(())
+    })
+}
+
+/// Draws with the arguments read from `indirect_buffer`.
+///
+/// # Safety
+/// `render_bundle_encoder` and `indirect_buffer` are live handles.
+#[no_mangle]
+pub unsafe extern "C" fn wgpuRenderBundleEncoderDrawIndirect(
+    render_bundle_encoder: WGPURenderBundleEncoder,
+    indirect_buffer: WGPUBuffer,
+    indirect_offset: u64,
+) {
+    call("wgpuRenderBundleEncoderDrawIndirect", (), || {
+        // SAFETY: the C caller passes live handles.
+        let (enc, buffer) =
+            unsafe { (enc(render_bundle_encoder)?, boundary::arg::<Buffer>(indirect_buffer, "indirectBuffer")?) };
+        enc.record(|g, e| g.render_bundle_encoder_draw_indirect(e, buffer.id, indirect_offset));
+        Ok(())
+    })
+}
+
+/// Draws indexed primitives with the arguments read from `indirect_buffer`.
+///
+/// # Safety
+/// `render_bundle_encoder` and `indirect_buffer` are live handles.
+#[no_mangle]
+pub unsafe extern "C" fn wgpuRenderBundleEncoderDrawIndexedIndirect(
+    render_bundle_encoder: WGPURenderBundleEncoder,
+    indirect_buffer: WGPUBuffer,
+    indirect_offset: u64,
+) {
+    call("wgpuRenderBundleEncoderDrawIndexedIndirect", (), || {
+        // SAFETY: the C caller passes live handles.
+        let (enc, buffer) =
+            unsafe { (enc(render_bundle_encoder)?, boundary::arg::<Buffer>(indirect_buffer, "indirectBuffer")?) };
+        enc.record(|g, e| g.render_bundle_encoder_draw_indexed_indirect(e, buffer.id, indirect_offset));
+        Ok(())
+    })
+}
+
+/// Opens a debug group in the bundle.
+///
+/// # Safety
+/// `render_bundle_encoder` is a live handle; `group_label` is a valid view.
+#[no_mangle]
+pub unsafe extern "C" fn wgpuRenderBundleEncoderPushDebugGroup(
+    render_bundle_encoder: WGPURenderBundleEncoder,
+    group_label: WGPUStringView,
+) {
+    call("wgpuRenderBundleEncoderPushDebugGroup", (), || {
+        // SAFETY: the C caller passes a live handle and a valid view.
+        let (enc, label) = unsafe { (enc(render_bundle_encoder)?, boundary::label_arg(group_label, "groupLabel")?) };
+        enc.record(|g, e| g.render_bundle_encoder_push_debug_group(e, &label));
+        Ok(())
+    })
+}
+
+/// Closes the innermost debug group of the bundle.
+///
+/// # Safety
+/// `render_bundle_encoder` is a live handle.
+#[no_mangle]
+pub unsafe extern "C" fn wgpuRenderBundleEncoderPopDebugGroup(render_bundle_encoder: WGPURenderBundleEncoder) {
+    call("wgpuRenderBundleEncoderPopDebugGroup", (), || {
+        // SAFETY: the C caller passes a live handle.
+        let enc = unsafe { enc(render_bundle_encoder) }?;
+        enc.record(|g, e| g.render_bundle_encoder_pop_debug_group(e));
+        Ok(())
+    })
+}
+
+/// Inserts a debug marker in the bundle.
+///
+/// # Safety
+/// `render_bundle_encoder` is a live handle; `marker_label` is a valid view.
+#[no_mangle]
+pub unsafe extern "C" fn wgpuRenderBundleEncoderInsertDebugMarker(
+    render_bundle_encoder: WGPURenderBundleEncoder,
+    marker_label: WGPUStringView,
+) {
+    call("wgpuRenderBundleEncoderInsertDebugMarker", (), || {
+        // SAFETY: the C caller passes a live handle and a valid view.
+        let (enc, label) = unsafe { (enc(render_bundle_encoder)?, boundary::label_arg(marker_label, "markerLabel")?) };
+        enc.record(|g, e| g.render_bundle_encoder_insert_debug_marker(e, &label));
+        Ok(())
+    })
+}

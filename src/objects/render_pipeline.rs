@@ -1,0 +1,356 @@
+//! `WGPURenderPipeline`: synchronous and asynchronous creation, and the
+//! bind group layouts of a pipeline.
+//!
+//! The behaviour mirrors `compute_pipeline.rs`: errors of the synchronous
+//! form go to the device and give an invalid pipeline; the asynchronous form
+//! is a CPU-timeline future whose errors go only to its callback.
+
+use std::borrow::Cow;
+use std::sync::Arc;
+
+use parking_lot::Mutex;
+use wgpu_core::id::RenderPipelineId;
+use wgpu_core::pipeline::{
+    CreateRenderPipelineError, FragmentState, ProgrammableStageDescriptor, RenderPipelineDescriptor,
+    VertexBufferLayout, VertexState,
+};
+
+use crate::abi::*;
+use crate::conv::render as conv;
+use crate::ffi::boundary::{self, call, refcounted, set_label, ApiResult};
+use crate::ffi::callback::UserData;
+use crate::ffi::chain;
+use crate::ffi::handle::{Handle, Object};
+use crate::objects::device::Device;
+use crate::objects::pipeline_layout::PipelineLayout;
+use crate::objects::shader_module::ShaderModule;
+
+/// A `WGPURenderPipeline`.
+#[repr(C)]
+pub(crate) struct RenderPipeline {
+    /// Makes the address of this object its C handle.
+    pub(crate) header: crate::ffi::handle::Header,
+    pub(crate) device: Arc<Device>,
+    pub(crate) id: RenderPipelineId,
+    pub(crate) label: Mutex<String>,
+}
+
+impl Object for RenderPipeline {
+    type Raw = WGPURenderPipelineImpl;
+    const NAME: &'static str = "WGPURenderPipeline";
+    const HEADER_OFFSET: usize = std::mem::offset_of!(RenderPipeline, header);
+}
+
+impl Drop for RenderPipeline {
+    fn drop(&mut self) {
+        self.device.global().render_pipeline_drop(self.id);
+    }
+}
+
+refcounted!(RenderPipeline, WGPURenderPipeline, wgpuRenderPipelineAddRef, wgpuRenderPipelineRelease);
+set_label!(RenderPipeline, WGPURenderPipeline, wgpuRenderPipelineSetLabel);
+
+/// Why a creation failed.
+type Failure = crate::objects::pipeline_common::Failure<CreateRenderPipelineError>;
+
+/// A descriptor read from C memory (everything owned but the label), or the
+/// message of the validation error found while reading it.
+type Read<'a> = Result<RenderPipelineDescriptor<'a>, String>;
+
+/// Reads one programmable stage. Outer error: rejection; inner: validation.
+///
+/// # Safety
+/// The handle is NULL or live; the string, array and chains are valid.
+unsafe fn stage(
+    module: WGPUShaderModule,
+    entry_point: WGPUStringView,
+    constants: *const WGPUConstantEntry,
+    constant_count: usize,
+    name: &str,
+) -> ApiResult<Result<ProgrammableStageDescriptor<'static>, String>> {
+    // SAFETY: forwarded from the caller.
+    let (module, entry_point, raw) = unsafe {
+        (
+            boundary::arg::<ShaderModule>(module, &format!("{name}.module"))?,
+            boundary::str_arg(entry_point, &format!("{name}.entryPoint"))?.into_option(),
+            boundary::slice_arg(constants, constant_count, &format!("{name}.constants"))?,
+        )
+    };
+    let mut keys = Vec::with_capacity(raw.len());
+    for (i, c) in raw.iter().enumerate() {
+        // SAFETY: the key view and chain are valid (caller).
+        unsafe {
+            keys.push((boundary::label_arg(c.key, &format!("{name}.constants[{i}].key"))?, c.value));
+            if let Err(why) = chain::expect_none(c.nextInChain, "WGPUConstantEntry") {
+                return Ok(Err(crate::conv::chain_error(why)));
+            }
+        }
+    }
+    let constants = match crate::conv::pipeline::constants(keys.iter().map(|(k, v)| (k.as_str(), *v))) {
+        Ok(constants) => constants,
+        Err(why) => return Ok(Err(format!("{name}.constants: {why}"))),
+    };
+    Ok(Ok(ProgrammableStageDescriptor {
+        module: module.id,
+        entry_point: entry_point.map(|s| Cow::Owned(s.into_owned())),
+        constants,
+        zero_initialize_workgroup_memory: true,
+    }))
+}
+
+/// Reads the vertex buffer layouts (unused slots are `None`).
+///
+/// # Safety
+/// The arrays and chains are valid.
+unsafe fn vertex_buffers(v: &WGPUVertexState) -> ApiResult<Result<Vec<Option<VertexBufferLayout<'static>>>, String>> {
+    // SAFETY: the array is valid (caller).
+    let raw = unsafe { boundary::slice_arg(v.buffers, v.bufferCount, "vertex.buffers") }?;
+    let mut out = Vec::with_capacity(raw.len());
+    for (i, b) in raw.iter().enumerate() {
+        // SAFETY: the array and chains are valid (caller).
+        let attrs = unsafe {
+            if let Err(why) = chain::expect_none(b.nextInChain, "WGPUVertexBufferLayout") {
+                return Ok(Err(crate::conv::chain_error(why)));
+            }
+            boundary::slice_arg(b.attributes, b.attributeCount, &format!("vertex.buffers[{i}].attributes"))?
+        };
+        let step_mode = match conv::step_mode(b.stepMode, attrs.len()) {
+            Ok(Some(m)) => m,
+            Ok(None) => {
+                out.push(None);
+                continue;
+            }
+            Err(e) => return Ok(Err(format!("vertex.buffers[{i}].stepMode {e}"))),
+        };
+        let mut attributes = Vec::with_capacity(attrs.len());
+        for (j, a) in attrs.iter().enumerate() {
+            // SAFETY: the chain is valid (caller).
+            if let Err(why) = unsafe { chain::expect_none(a.nextInChain, "WGPUVertexAttribute") } {
+                return Ok(Err(crate::conv::chain_error(why)));
+            }
+            let format = match conv::vertex_format(a.format) {
+                Ok(f) => f,
+                Err(e) => return Ok(Err(format!("vertex.buffers[{i}].attributes[{j}].format {e}"))),
+            };
+            attributes.push(wgpu_types::VertexAttribute {
+                format,
+                offset: a.offset,
+                shader_location: a.shaderLocation,
+            });
+        }
+        out.push(Some(VertexBufferLayout {
+            array_stride: b.arrayStride,
+            step_mode,
+            attributes: Cow::Owned(attributes),
+        }));
+    }
+    Ok(Ok(out))
+}
+
+/// Reads the fragment state.
+///
+/// # Safety
+/// As [`read_descriptor`].
+unsafe fn fragment(f: &WGPUFragmentState) -> ApiResult<Result<FragmentState<'static>, String>> {
+    // SAFETY: the handles, strings, arrays and chains are valid (caller).
+    let (stage, targets) = unsafe {
+        if let Err(why) = chain::expect_none(f.nextInChain, "WGPUFragmentState") {
+            return Ok(Err(crate::conv::chain_error(why)));
+        }
+        (
+            stage(f.module, f.entryPoint, f.constants, f.constantCount, "fragment")?,
+            boundary::slice_arg(f.targets, f.targetCount, "fragment.targets")?,
+        )
+    };
+    let stage = match stage {
+        Ok(s) => s,
+        Err(why) => return Ok(Err(why)),
+    };
+    let mut out = Vec::with_capacity(targets.len());
+    for (i, t) in targets.iter().enumerate() {
+        // SAFETY: the chain and the nullable blend pointer are valid (caller).
+        let blend = unsafe {
+            if let Err(why) = chain::expect_none(t.nextInChain, "WGPUColorTargetState") {
+                return Ok(Err(crate::conv::chain_error(why)));
+            }
+            t.blend.as_ref()
+        };
+        match conv::color_target(t, blend) {
+            Ok(t) => out.push(t),
+            Err(e) => return Ok(Err(format!("fragment.targets[{i}]: {e}"))),
+        }
+    }
+    Ok(Ok(FragmentState { stage, targets: Cow::Owned(out) }))
+}
+
+/// Reads a descriptor. The outer error is a synchronous rejection (NULL
+/// module, wrong handle types, malformed arrays or strings); the inner one
+/// a validation error (chains, unknown enum values, non-finite values).
+///
+/// # Safety
+/// The descriptor's chains, strings, arrays and handles are valid.
+unsafe fn read_descriptor<'a>(desc: &WGPURenderPipelineDescriptor, label: &'a str) -> ApiResult<Read<'a>> {
+    let v = &desc.vertex;
+    // SAFETY: the handles, strings, arrays and chains are valid (caller).
+    let (layout, vertex_stage, buffers, depth_stencil, fragment_state) = unsafe {
+        let chains = chain::expect_none(desc.nextInChain, "WGPURenderPipelineDescriptor")
+            .and_then(|()| chain::expect_none(v.nextInChain, "WGPUVertexState"))
+            .and_then(|()| chain::expect_none(desc.primitive.nextInChain, "WGPUPrimitiveState"))
+            .and_then(|()| chain::expect_none(desc.multisample.nextInChain, "WGPUMultisampleState"));
+        if let Err(why) = chains {
+            return Ok(Err(crate::conv::chain_error(why)));
+        }
+        let depth_stencil = desc.depthStencil.as_ref();
+        if let Some(ds) = depth_stencil {
+            if let Err(why) = chain::expect_none(ds.nextInChain, "WGPUDepthStencilState") {
+                return Ok(Err(crate::conv::chain_error(why)));
+            }
+        }
+        (
+            boundary::opt_arg::<PipelineLayout>(desc.layout, "layout")?,
+            stage(v.module, v.entryPoint, v.constants, v.constantCount, "vertex")?,
+            vertex_buffers(v)?,
+            depth_stencil,
+            match desc.fragment.as_ref() {
+                Some(f) => Some(fragment(f)?),
+                None => None,
+            },
+        )
+    };
+    let vertex_stage = match vertex_stage {
+        Ok(s) => s,
+        Err(why) => return Ok(Err(why)),
+    };
+    let buffers = match buffers {
+        Ok(b) => b,
+        Err(why) => return Ok(Err(why)),
+    };
+    let fragment_state = match fragment_state.transpose() {
+        Ok(f) => f,
+        Err(why) => return Ok(Err(why)),
+    };
+    let primitive = match conv::primitive(&desc.primitive) {
+        Ok(p) => p,
+        Err(why) => return Ok(Err(why)),
+    };
+    let depth_stencil = match depth_stencil.map(conv::depth_stencil).transpose() {
+        Ok(d) => d,
+        Err(why) => return Ok(Err(why)),
+    };
+    Ok(Ok(RenderPipelineDescriptor {
+        label: crate::conv::label(label),
+        layout: layout.map(|l| l.id),
+        vertex: VertexState { stage: vertex_stage, buffers: Cow::Owned(buffers) },
+        primitive,
+        depth_stencil,
+        multisample: conv::multisample(&desc.multisample),
+        fragment: fragment_state,
+        multiview_mask: None,
+        cache: None,
+    }))
+}
+
+/// Creates the pipeline (an invalid one when `desc` is a validation error).
+fn create(device: &Arc<Device>, label: String, desc: Read<'_>) -> (Arc<RenderPipeline>, Option<Failure>) {
+    let global = device.global();
+    let (id, failure) = match desc {
+        Ok(desc) => {
+            let (id, error) = global.device_create_render_pipeline(device.id, &desc, None);
+            (id, error.map(Failure::Core))
+        }
+        Err(why) => (crate::conv::invalid::render_pipeline(global, device.id, &label), Some(Failure::Ours(why))),
+    };
+    (
+        Arc::new(RenderPipeline { header: Default::default(), device: device.clone(), id, label: Mutex::new(label) }),
+        failure,
+    )
+}
+
+/// Creates a render pipeline. `layout` NULL derives the layout from the
+/// shaders; a null `entryPoint` picks the module's only entry point of the
+/// stage. `Undefined` enum values take the header's defaults; a color
+/// target with format `Undefined` is a hole; a vertex buffer layout with
+/// step mode `Undefined` and no attributes is an unused slot. Errors are
+/// reported on the device and give an invalid pipeline.
+///
+/// # Safety
+/// `device` is a live device; `descriptor` is NULL or points at a valid
+/// descriptor whose handles are live.
+#[no_mangle]
+pub unsafe extern "C" fn wgpuDeviceCreateRenderPipeline(
+    device: WGPUDevice,
+    descriptor: *const WGPURenderPipelineDescriptor,
+) -> WGPURenderPipeline {
+    call("wgpuDeviceCreateRenderPipeline", std::ptr::null_mut(), || {
+        // SAFETY: the C caller passes a live device and NULL or a valid
+        // descriptor.
+        let (device, desc, label) = unsafe { crate::objects::pipeline_common::creation_args(device, descriptor) }?;
+        // SAFETY: the descriptor's contents are valid (caller).
+        let read = unsafe { read_descriptor(desc, &label) }?;
+        let (pipeline, failure) = create(&device, label.clone(), read);
+        if let Some(failure) = failure {
+            failure.report(&device, "wgpuDeviceCreateRenderPipeline");
+        }
+        Ok(Handle::into_raw(pipeline))
+    })
+}
+
+/// Creates a render pipeline and completes the future at once (a
+/// CPU-timeline future): `Success` with a pipeline the application owns,
+/// or `ValidationError` / `InternalError` with NULL and a message. Errors
+/// go only to the callback, not to the device.
+///
+/// # Safety
+/// As `wgpuDeviceCreateRenderPipeline`; the callback info's chain is valid.
+#[no_mangle]
+pub unsafe extern "C" fn wgpuDeviceCreateRenderPipelineAsync(
+    device: WGPUDevice,
+    descriptor: *const WGPURenderPipelineDescriptor,
+    callback_info: WGPUCreateRenderPipelineAsyncCallbackInfo,
+) -> WGPUFuture {
+    call("wgpuDeviceCreateRenderPipelineAsync", WGPUFuture { id: 0 }, || {
+        // SAFETY: the C caller passes a live device and NULL or a valid
+        // descriptor, and a valid callback info chain.
+        let (device, desc, label, mode) = unsafe {
+            let (device, desc, label) = crate::objects::pipeline_common::creation_args(device, descriptor)?;
+            let mode = crate::ffi::callback::mode(
+                callback_info.mode,
+                callback_info.nextInChain,
+                "WGPUCreateRenderPipelineAsyncCallbackInfo",
+            )?;
+            (device, desc, label, mode)
+        };
+        // SAFETY: the descriptor's contents are valid (caller).
+        let read = unsafe { read_descriptor(desc, &label) }?;
+        let (pipeline, failure) = create(&device, label.clone(), read);
+        let userdata = UserData(callback_info.userdata1, callback_info.userdata2);
+        Ok(crate::objects::pipeline_common::complete_async(
+            &device,
+            mode,
+            callback_info.callback,
+            userdata,
+            pipeline,
+            failure,
+        ))
+    })
+}
+
+/// The bind group layout of group `group_index` of the pipeline (a new
+/// object). An index without a layout is a validation error and gives an
+/// invalid layout.
+///
+/// # Safety
+/// `render_pipeline` is a live pipeline.
+#[no_mangle]
+pub unsafe extern "C" fn wgpuRenderPipelineGetBindGroupLayout(
+    render_pipeline: WGPURenderPipeline,
+    group_index: u32,
+) -> WGPUBindGroupLayout {
+    call("wgpuRenderPipelineGetBindGroupLayout", std::ptr::null_mut(), || {
+        // SAFETY: the C caller passes a live handle.
+        let pipeline = unsafe { boundary::arg::<RenderPipeline>(render_pipeline, "renderPipeline") }?;
+        let device = &pipeline.device;
+        let made = device.global().render_pipeline_get_bind_group_layout(pipeline.id, group_index, None);
+        Ok(crate::objects::pipeline_common::bind_group_layout(device, made))
+    })
+}

@@ -1,0 +1,159 @@
+//! Copies between buffers and textures: `wgpuCommandEncoderCopyBufferToTexture`,
+//! `…CopyTextureToBuffer` and `…CopyTextureToTexture`, and the conversion of
+//! `WGPUTexelCopy*` structs shared with `wgpuQueueWriteTexture`.
+//!
+//! wgpu-core validates the copies (alignment, bounds, usage, formats) and
+//! defers errors to the encoder's `Finish`; a value this library cannot
+//! convert (an unknown aspect) invalidates the encoder the same way.
+
+use wgpu_core::id::{BufferId, TextureId};
+use wgpu_types as wgt;
+
+use crate::abi::*;
+use crate::ffi::boundary::{self, call, ApiResult};
+use crate::objects::buffer::Buffer;
+use crate::objects::command_encoder::CommandEncoder;
+use crate::objects::texture::Texture;
+
+/// A row or image stride; `WGPU_COPY_STRIDE_UNDEFINED` is `None`.
+fn stride(v: u32) -> Option<u32> {
+    (v != WGPU_COPY_STRIDE_UNDEFINED).then_some(v)
+}
+
+/// A buffer layout of texel data.
+pub(crate) fn buffer_layout(l: &WGPUTexelCopyBufferLayout) -> wgt::TexelCopyBufferLayout {
+    wgt::TexelCopyBufferLayout {
+        offset: l.offset,
+        bytes_per_row: stride(l.bytesPerRow),
+        rows_per_image: stride(l.rowsPerImage),
+    }
+}
+
+/// A copy extent.
+pub(crate) fn extent(e: &WGPUExtent3D) -> wgt::Extent3d {
+    wgt::Extent3d { width: e.width, height: e.height, depth_or_array_layers: e.depthOrArrayLayers }
+}
+
+/// A texture copy location. The outer error is a rejection (a NULL or
+/// wrong-type texture), the inner one a validation error.
+///
+/// # Safety
+/// `info.texture` is NULL or a live handle.
+pub(crate) unsafe fn texture_info(
+    info: &WGPUTexelCopyTextureInfo,
+    param: &str,
+) -> ApiResult<Result<wgt::TexelCopyTextureInfo<TextureId>, String>> {
+    // SAFETY: NULL or a live handle (caller).
+    let texture = unsafe { boundary::arg::<Texture>(info.texture, &format!("{param}.texture")) }?;
+    Ok(crate::objects::texture::aspect(info.aspect).map(|aspect| wgt::TexelCopyTextureInfo {
+        texture: texture.id,
+        mip_level: info.mipLevel,
+        origin: wgt::Origin3d { x: info.origin.x, y: info.origin.y, z: info.origin.z },
+        aspect,
+    }))
+}
+
+/// A buffer copy location.
+///
+/// # Safety
+/// `info.buffer` is NULL or a live handle.
+unsafe fn buffer_info(info: &WGPUTexelCopyBufferInfo, param: &str) -> ApiResult<wgt::TexelCopyBufferInfo<BufferId>> {
+    // SAFETY: NULL or a live handle (caller).
+    let buffer = unsafe { boundary::arg::<Buffer>(info.buffer, &format!("{param}.buffer")) }?;
+    Ok(wgt::TexelCopyBufferInfo { buffer: buffer.id, layout: buffer_layout(&info.layout) })
+}
+
+/// Copies texel data from a buffer to a texture.
+///
+/// # Safety
+/// `command_encoder` is a live handle; the three pointers are NULL or valid,
+/// with live handles inside.
+#[no_mangle]
+pub unsafe extern "C" fn wgpuCommandEncoderCopyBufferToTexture(
+    command_encoder: WGPUCommandEncoder,
+    source: *const WGPUTexelCopyBufferInfo,
+    destination: *const WGPUTexelCopyTextureInfo,
+    copy_size: *const WGPUExtent3D,
+) {
+    call("wgpuCommandEncoderCopyBufferToTexture", (), || {
+        // SAFETY: the C caller passes a live handle and NULL or valid structs.
+        let (encoder, src, dst, size) = unsafe {
+            (
+                boundary::arg::<CommandEncoder>(command_encoder, "commandEncoder")?,
+                buffer_info(boundary::ptr_arg(source, "source")?, "source")?,
+                texture_info(boundary::ptr_arg(destination, "destination")?, "destination")?,
+                extent(boundary::ptr_arg(copy_size, "copySize")?),
+            )
+        };
+        match dst {
+            Ok(dst) => encoder
+                .check(encoder.device.global().command_encoder_copy_buffer_to_texture(encoder.id, &src, &dst, &size)),
+            Err(why) => encoder.invalidate(format!("wgpuCommandEncoderCopyBufferToTexture: destination: {why}")),
+        }
+        Ok(())
+    })
+}
+
+/// Copies texel data from a texture to a buffer.
+///
+/// # Safety
+/// `command_encoder` is a live handle; the three pointers are NULL or valid,
+/// with live handles inside.
+#[no_mangle]
+pub unsafe extern "C" fn wgpuCommandEncoderCopyTextureToBuffer(
+    command_encoder: WGPUCommandEncoder,
+    source: *const WGPUTexelCopyTextureInfo,
+    destination: *const WGPUTexelCopyBufferInfo,
+    copy_size: *const WGPUExtent3D,
+) {
+    call("wgpuCommandEncoderCopyTextureToBuffer", (), || {
+        // SAFETY: the C caller passes a live handle and NULL or valid structs.
+        let (encoder, src, dst, size) = unsafe {
+            (
+                boundary::arg::<CommandEncoder>(command_encoder, "commandEncoder")?,
+                texture_info(boundary::ptr_arg(source, "source")?, "source")?,
+                buffer_info(boundary::ptr_arg(destination, "destination")?, "destination")?,
+                extent(boundary::ptr_arg(copy_size, "copySize")?),
+            )
+        };
+        match src {
+            Ok(src) => encoder
+                .check(encoder.device.global().command_encoder_copy_texture_to_buffer(encoder.id, &src, &dst, &size)),
+            Err(why) => encoder.invalidate(format!("wgpuCommandEncoderCopyTextureToBuffer: source: {why}")),
+        }
+        Ok(())
+    })
+}
+
+/// Copies texels between textures.
+///
+/// # Safety
+/// `command_encoder` is a live handle; the three pointers are NULL or valid,
+/// with live handles inside.
+#[no_mangle]
+pub unsafe extern "C" fn wgpuCommandEncoderCopyTextureToTexture(
+    command_encoder: WGPUCommandEncoder,
+    source: *const WGPUTexelCopyTextureInfo,
+    destination: *const WGPUTexelCopyTextureInfo,
+    copy_size: *const WGPUExtent3D,
+) {
+    call("wgpuCommandEncoderCopyTextureToTexture", (), || {
+        // SAFETY: the C caller passes a live handle and NULL or valid structs.
+        let (encoder, src, dst, size) = unsafe {
+            (
+                boundary::arg::<CommandEncoder>(command_encoder, "commandEncoder")?,
+                texture_info(boundary::ptr_arg(source, "source")?, "source")?,
+                texture_info(boundary::ptr_arg(destination, "destination")?, "destination")?,
+                extent(boundary::ptr_arg(copy_size, "copySize")?),
+            )
+        };
+        match (src, dst) {
+            (Ok(src), Ok(dst)) => encoder
+                .check(encoder.device.global().command_encoder_copy_texture_to_texture(encoder.id, &src, &dst, &size)),
+            (Err(why), _) | (_, Err(why)) => {
+                encoder.invalidate(format!("wgpuCommandEncoderCopyTextureToTexture: {why}"))
+            }
+        }
+        Ok(())
+    })
+}

@@ -1,0 +1,437 @@
+//! `WGPUTexture`: creation, views, destruction, accessors.
+//!
+//! A descriptor this library cannot convert (unknown enum values or usage
+//! bits, an unsupported chain) gives a validation error and an invalid
+//! texture, like a descriptor wgpu-core rejects. The accessors report what
+//! the application asked for, even for an invalid texture.
+
+use std::borrow::Cow;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use parking_lot::Mutex;
+use wgpu_core::id::TextureId;
+use wgpu_types as wgt;
+
+use crate::abi::*;
+use crate::ffi::boundary::{self, call, refcounted, set_label};
+use crate::ffi::handle::{Handle, Object};
+use crate::objects::device::Device;
+use crate::objects::texture_view::TextureView;
+
+/// A `WGPUTexture`.
+#[repr(C)]
+pub(crate) struct Texture {
+    /// Makes the address of this object its C handle.
+    pub(crate) header: crate::ffi::handle::Header,
+    pub(crate) device: Arc<Device>,
+    pub(crate) id: TextureId,
+    pub(crate) label: Mutex<String>,
+    /// The descriptor's values, as the application gave them.
+    size: WGPUExtent3D,
+    mip_level_count: u32,
+    sample_count: u32,
+    dimension: WGPUTextureDimension,
+    format: WGPUTextureFormat,
+    usage: WGPUTextureUsage,
+    /// Set by the first `Destroy`.
+    destroyed: AtomicBool,
+    /// Dropped after the wgpu-core texture: a surface frame keeps here the
+    /// wgpu-core surface it came from when that surface had to be retired
+    /// while the frame still lived (`surface/mod.rs`).
+    pub(crate) drop_after: Mutex<Option<Box<dyn Send>>>,
+}
+
+impl Object for Texture {
+    type Raw = WGPUTextureImpl;
+    const NAME: &'static str = "WGPUTexture";
+    const HEADER_OFFSET: usize = std::mem::offset_of!(Texture, header);
+}
+
+impl Drop for Texture {
+    fn drop(&mut self) {
+        self.device.global().texture_drop(self.id);
+    }
+}
+
+refcounted!(Texture, WGPUTexture, wgpuTextureAddRef, wgpuTextureRelease);
+set_label!(Texture, WGPUTexture, wgpuTextureSetLabel);
+
+impl Texture {
+    /// Wraps a wgpu-core texture that is a surface frame: 2D, one mip level,
+    /// one sample, with the surface configuration's size, format and usage.
+    pub(crate) fn surface_frame(
+        device: Arc<Device>,
+        id: TextureId,
+        size: (u32, u32),
+        format: WGPUTextureFormat,
+        usage: WGPUTextureUsage,
+    ) -> Texture {
+        Texture {
+            header: Default::default(),
+            device,
+            id,
+            label: Mutex::new(String::new()),
+            size: WGPUExtent3D { width: size.0, height: size.1, depthOrArrayLayers: 1 },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: WGPUTextureDimension::_2D,
+            format,
+            usage,
+            destroyed: AtomicBool::new(false),
+            drop_after: Mutex::new(None),
+        }
+    }
+
+    /// `wgpuTextureDestroy`: frees the GPU memory. Repeating it does nothing.
+    pub(crate) fn destroy(&self) {
+        if !self.destroyed.swap(true, Ordering::AcqRel) {
+            self.device.global().texture_destroy(self.id);
+        }
+    }
+}
+
+/// The usage bits webgpu.h defines for textures.
+const KNOWN_USAGE: u64 = WGPUTextureUsage_CopySrc
+    | WGPUTextureUsage_CopyDst
+    | WGPUTextureUsage_TextureBinding
+    | WGPUTextureUsage_StorageBinding
+    | WGPUTextureUsage_RenderAttachment
+    | WGPUTextureUsage_TransientAttachment;
+
+/// Texture usage flags; an error for bits webgpu.h does not define.
+pub(crate) fn texture_usage(usage: WGPUTextureUsage) -> Result<wgt::TextureUsages, String> {
+    if usage & !KNOWN_USAGE != 0 {
+        return Err(format!("texture usage {usage:#x} has unknown bits"));
+    }
+    wgt::TextureUsages::from_bits(usage as u32).ok_or_else(|| format!("texture usage {usage:#x} has unknown bits"))
+}
+
+/// A texture dimension; `Undefined` is 2D.
+fn dimension(dim: WGPUTextureDimension) -> Result<wgt::TextureDimension, String> {
+    Ok(match dim {
+        WGPUTextureDimension::_1D => wgt::TextureDimension::D1,
+        WGPUTextureDimension::Undefined | WGPUTextureDimension::_2D => wgt::TextureDimension::D2,
+        WGPUTextureDimension::_3D => wgt::TextureDimension::D3,
+        other => return Err(format!("dimension {:#x} is not a WGPUTextureDimension", other.0)),
+    })
+}
+
+/// A texture aspect; `Undefined` is All.
+pub(crate) fn aspect(aspect: WGPUTextureAspect) -> Result<wgt::TextureAspect, String> {
+    Ok(match aspect {
+        WGPUTextureAspect::Undefined | WGPUTextureAspect::All => wgt::TextureAspect::All,
+        WGPUTextureAspect::StencilOnly => wgt::TextureAspect::StencilOnly,
+        WGPUTextureAspect::DepthOnly => wgt::TextureAspect::DepthOnly,
+        other => return Err(format!("aspect {:#x} is not a WGPUTextureAspect", other.0)),
+    })
+}
+
+/// A defined texture format.
+fn format(f: WGPUTextureFormat, what: &str) -> Result<wgt::TextureFormat, String> {
+    crate::conv::format::texture_format(f)
+        .ok_or_else(|| format!("{what} {:#x} is not a defined WGPUTextureFormat", f.0))
+}
+
+/// Converts a texture descriptor.
+///
+/// # Safety
+/// The descriptor's chain and view format array are valid.
+unsafe fn convert(
+    desc: &WGPUTextureDescriptor,
+    label: &str,
+) -> boundary::ApiResult<Result<wgpu_core::resource::TextureDescriptor<'static>, String>> {
+    // SAFETY: the array is valid (caller).
+    let view_formats = unsafe { boundary::slice_arg(desc.viewFormats, desc.viewFormatCount, "viewFormats") }?;
+    // SAFETY: the chain is valid (caller).
+    let chain = unsafe {
+        crate::ffi::chain::Chain::walk(
+            desc.nextInChain,
+            "WGPUTextureDescriptor",
+            &[WGPUSType::TextureBindingViewDimension],
+        )
+    };
+    let inner = (|| {
+        let chain = chain.map_err(crate::conv::chain_error)?;
+        if !chain.is_empty() {
+            // wgpu-core has no per-texture binding view dimension.
+            return Err("WGPUTextureBindingViewDimension is not supported".to_string());
+        }
+        let view_formats =
+            view_formats.iter().map(|f| format(*f, "viewFormats entry")).collect::<Result<Vec<_>, _>>()?;
+        Ok(wgpu_core::resource::TextureDescriptor {
+            label: crate::conv::label(label).map(|l| Cow::Owned(l.into_owned())),
+            size: wgt::Extent3d {
+                width: desc.size.width,
+                height: desc.size.height,
+                depth_or_array_layers: desc.size.depthOrArrayLayers,
+            },
+            mip_level_count: desc.mipLevelCount,
+            sample_count: desc.sampleCount,
+            dimension: dimension(desc.dimension)?,
+            format: format(desc.format, "format")?,
+            usage: texture_usage(desc.usage)?,
+            view_formats,
+        })
+    })();
+    Ok(inner)
+}
+
+/// An invalid texture id (a zero-sized texture without usage).
+fn invalid_texture(device: &Device, label: &str) -> TextureId {
+    let desc = wgpu_core::resource::TextureDescriptor {
+        label: crate::conv::label(label),
+        size: wgt::Extent3d { width: 0, height: 0, depth_or_array_layers: 0 },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgt::TextureDimension::D2,
+        format: wgt::TextureFormat::Rgba8Unorm,
+        usage: wgt::TextureUsages::empty(),
+        view_formats: Vec::new(),
+    };
+    device.global().device_create_texture(device.id, &desc, None).0
+}
+
+/// Creates a texture. An invalid descriptor gives a validation error and an
+/// invalid texture (never NULL).
+///
+/// # Safety
+/// `device` is a live device; `descriptor` is NULL or valid.
+#[no_mangle]
+pub unsafe extern "C" fn wgpuDeviceCreateTexture(
+    device: WGPUDevice,
+    descriptor: *const WGPUTextureDescriptor,
+) -> WGPUTexture {
+    call("wgpuDeviceCreateTexture", std::ptr::null_mut(), || {
+        // SAFETY: the C caller passes a live handle and a valid descriptor.
+        let (device, desc) =
+            unsafe { (boundary::arg::<Device>(device, "device")?, boundary::ptr_arg(descriptor, "descriptor")?) };
+        // SAFETY: the descriptor's label, chain and array are valid (caller).
+        let (label, converted) = unsafe {
+            let label = boundary::label_arg(desc.label, "label")?;
+            let converted = convert(desc, &label)?;
+            (label, converted)
+        };
+        let global = device.global();
+        let id = match converted {
+            Ok(core_desc) => {
+                let (id, error) = global.device_create_texture(device.id, &core_desc, None);
+                if let Some(e) = error {
+                    device.report(e);
+                }
+                id
+            }
+            Err(why) => {
+                let id = invalid_texture(device, &label);
+                device.report_validation(format!("wgpuDeviceCreateTexture {label:?}: {why}"));
+                id
+            }
+        };
+        let texture = Arc::new(Texture {
+            header: Default::default(),
+            device: device.arc(),
+            id,
+            label: Mutex::new(label),
+            size: desc.size,
+            mip_level_count: desc.mipLevelCount,
+            sample_count: desc.sampleCount,
+            dimension: if desc.dimension == WGPUTextureDimension::Undefined {
+                WGPUTextureDimension::_2D
+            } else {
+                desc.dimension
+            },
+            format: desc.format,
+            usage: desc.usage,
+            destroyed: AtomicBool::new(false),
+            drop_after: Mutex::new(None),
+        });
+        Ok(Handle::into_raw(texture))
+    })
+}
+
+/// Converts a view descriptor (defaults per webgpu-behaviour §4.3).
+///
+/// # Safety
+/// The descriptor's chain is valid.
+unsafe fn convert_view(
+    desc: &WGPUTextureViewDescriptor,
+    label: &str,
+) -> Result<wgpu_core::resource::TextureViewDescriptor<'static>, String> {
+    // SAFETY: the chain is valid (caller).
+    let chain = unsafe {
+        crate::ffi::chain::Chain::walk(
+            desc.nextInChain,
+            "WGPUTextureViewDescriptor",
+            &[WGPUSType::TextureComponentSwizzleDescriptor],
+        )
+    }
+    .map_err(crate::conv::chain_error)?;
+    // SAFETY: the sType names this struct.
+    let swizzle: Option<&WGPUTextureComponentSwizzleDescriptor> =
+        unsafe { chain.get(WGPUSType::TextureComponentSwizzleDescriptor) };
+    if let Some(sw) = swizzle {
+        // Only the identity swizzle (Undefined reads as identity), which
+        // needs no feature; wgpu-core has no view swizzle.
+        let s = &sw.swizzle;
+        let identity = [
+            (s.r, WGPUComponentSwizzle::R),
+            (s.g, WGPUComponentSwizzle::G),
+            (s.b, WGPUComponentSwizzle::B),
+            (s.a, WGPUComponentSwizzle::A),
+        ]
+        .iter()
+        .all(|(c, id)| *c == WGPUComponentSwizzle::Undefined || c == id);
+        if !identity {
+            return Err("a non-identity component swizzle needs TextureComponentSwizzle, which is not supported".into());
+        }
+    }
+    let fmt = match desc.format {
+        WGPUTextureFormat::Undefined => None,
+        f => Some(format(f, "format")?),
+    };
+    let dim = match desc.dimension {
+        WGPUTextureViewDimension::Undefined => None,
+        d => Some(
+            crate::conv::format::view_dimension(d)
+                .ok_or_else(|| format!("dimension {:#x} is not a WGPUTextureViewDimension", d.0))?,
+        ),
+    };
+    let usage = match desc.usage {
+        0 => None,
+        u => Some(texture_usage(u)?),
+    };
+    let count = |n: u32| (n != u32::MAX).then_some(n);
+    Ok(wgpu_core::resource::TextureViewDescriptor {
+        label: crate::conv::label(label).map(|l| Cow::Owned(l.into_owned())),
+        format: fmt,
+        dimension: dim,
+        usage,
+        range: wgt::ImageSubresourceRange {
+            aspect: aspect(desc.aspect)?,
+            base_mip_level: desc.baseMipLevel,
+            mip_level_count: count(desc.mipLevelCount),
+            base_array_layer: desc.baseArrayLayer,
+            array_layer_count: count(desc.arrayLayerCount),
+        },
+    })
+}
+
+/// Creates a view of the texture. `descriptor` may be NULL (the whole
+/// texture, its format and its default dimension). An invalid descriptor
+/// gives a validation error and an invalid view.
+///
+/// # Safety
+/// `texture` is a live texture; `descriptor` is NULL or valid.
+#[no_mangle]
+pub unsafe extern "C" fn wgpuTextureCreateView(
+    texture: WGPUTexture,
+    descriptor: *const WGPUTextureViewDescriptor,
+) -> WGPUTextureView {
+    call("wgpuTextureCreateView", std::ptr::null_mut(), || {
+        // SAFETY: the C caller passes a live handle and NULL or a valid
+        // descriptor.
+        let (texture, desc) = unsafe { (boundary::arg::<Texture>(texture, "texture")?, descriptor.as_ref()) };
+        let (label, converted) = match desc {
+            // SAFETY: the descriptor's label and chain are valid (caller).
+            Some(desc) => unsafe {
+                let label = boundary::label_arg(desc.label, "label")?;
+                let converted = convert_view(desc, &label);
+                (label, converted)
+            },
+            None => (
+                String::new(),
+                Ok(wgpu_core::resource::TextureViewDescriptor {
+                    label: None,
+                    format: None,
+                    dimension: None,
+                    usage: None,
+                    range: wgt::ImageSubresourceRange::default(),
+                }),
+            ),
+        };
+        let device = &texture.device;
+        let global = device.global();
+        let id = match converted {
+            Ok(core_desc) => {
+                let (id, error) = global.texture_create_view(texture.id, &core_desc, None);
+                if let Some(e) = error {
+                    device.report(e);
+                }
+                id
+            }
+            Err(why) => {
+                // A base mip level past every limit: wgpu-core rejects it.
+                let bad = wgpu_core::resource::TextureViewDescriptor {
+                    label: crate::conv::label(&label),
+                    format: None,
+                    dimension: None,
+                    usage: None,
+                    range: wgt::ImageSubresourceRange { base_mip_level: u32::MAX, ..Default::default() },
+                };
+                let (id, _) = global.texture_create_view(texture.id, &bad, None);
+                device.report_validation(format!("wgpuTextureCreateView {label:?}: {why}"));
+                id
+            }
+        };
+        Ok(Handle::into_raw(Arc::new(TextureView::new(texture.arc(), id, label))))
+    })
+}
+
+/// Frees the texture's memory; later use in a submit is a validation error.
+///
+/// # Safety
+/// `texture` is a live texture.
+#[no_mangle]
+pub unsafe extern "C" fn wgpuTextureDestroy(texture: WGPUTexture) {
+    call("wgpuTextureDestroy", (), || {
+        // SAFETY: the C caller passes a live handle.
+        unsafe { boundary::arg::<Texture>(texture, "texture") }?.destroy();
+        Ok(())
+    })
+}
+
+/// Defines an accessor returning one field of the texture.
+macro_rules! getter {
+    ($name:ident, $ret:ty, $fallback:expr, |$t:ident| $value:expr) => {
+        #[doc = concat!("`", stringify!($name), "`: the value from the texture's descriptor.")]
+        ///
+        /// # Safety
+        /// `texture` is a live texture.
+        #[no_mangle]
+        pub unsafe extern "C" fn $name(texture: WGPUTexture) -> $ret {
+            call(stringify!($name), $fallback, || {
+                // SAFETY: the C caller passes a live handle.
+                let $t = unsafe { boundary::arg::<Texture>(texture, "texture") }?;
+                Ok($value)
+            })
+        }
+    };
+}
+
+getter!(wgpuTextureGetWidth, u32, 0, |t| t.size.width);
+getter!(wgpuTextureGetHeight, u32, 0, |t| t.size.height);
+getter!(wgpuTextureGetDepthOrArrayLayers, u32, 0, |t| t.size.depthOrArrayLayers);
+getter!(wgpuTextureGetMipLevelCount, u32, 0, |t| t.mip_level_count);
+getter!(wgpuTextureGetSampleCount, u32, 0, |t| t.sample_count);
+getter!(wgpuTextureGetDimension, WGPUTextureDimension, WGPUTextureDimension::Undefined, |t| t.dimension);
+getter!(wgpuTextureGetFormat, WGPUTextureFormat, WGPUTextureFormat::Undefined, |t| t.format);
+getter!(wgpuTextureGetUsage, WGPUTextureUsage, WGPUTextureUsage_None, |t| t.usage);
+getter!(
+    wgpuTextureGetTextureBindingViewDimension,
+    WGPUTextureViewDimension,
+    WGPUTextureViewDimension::Undefined,
+    |t| t.binding_view_dimension()
+);
+
+impl Texture {
+    /// The view dimension a texture binding defaults to (no
+    /// `WGPUTextureBindingViewDimension` is accepted, so it is the default).
+    fn binding_view_dimension(&self) -> WGPUTextureViewDimension {
+        match self.dimension {
+            WGPUTextureDimension::_1D => WGPUTextureViewDimension::_1D,
+            WGPUTextureDimension::_3D => WGPUTextureViewDimension::_3D,
+            _ if self.size.depthOrArrayLayers == 1 => WGPUTextureViewDimension::_2D,
+            _ => WGPUTextureViewDimension::_2DArray,
+        }
+    }
+}
