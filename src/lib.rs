@@ -11,11 +11,13 @@
 //! - [`objects`]: one module per C object;
 //! - [`conv`]: descriptor and enum conversions to wgpu-types / wgpu-core;
 //! - [`native`]: wgpu-native's extension API (`wgpu.h`);
-//! - [`ext`]: wgpu-shim's own extensions (`wgpu_shim.h`).
+//! - [`ext`]: wgpu-shim's own extensions (`wgpu_shim.h`);
+//! - [`compat`]: when wgpu-native's rules apply instead of the standard's.
 
 #[rustfmt::skip]
 pub mod abi;
 
+mod compat;
 mod conv;
 mod engine;
 mod ext;

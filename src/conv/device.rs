@@ -227,10 +227,14 @@ unsafe fn free_owned_str(view: WGPUStringView) {
 pub(crate) fn write_adapter_info(out: &mut WGPUAdapterInfo, info: &wgt::AdapterInfo) -> ApiResult<()> {
     // SAFETY: the caller of the exported function promises a valid chain.
     unsafe { crate::ffi::chain::expect_none(out.nextInChain, "WGPUAdapterInfo") }?;
-    out.vendor = owned_str(&vendor_name(info.vendor));
+    // As wgpu-native reports them: the driver's name as the vendor (engines
+    // recognise lavapipe by "llvmpipe"), its version string as the
+    // description; a driver that names itself not falls back to the PCI
+    // vendor's name.
+    out.vendor = if info.driver.is_empty() { owned_str(&vendor_name(info.vendor)) } else { owned_str(&info.driver) };
     out.architecture = owned_str("");
     out.device = owned_str(&info.name);
-    out.description = owned_str(format!("{} {}", info.driver, info.driver_info).trim());
+    out.description = owned_str(&info.driver_info);
     out.backendType = match info.backend {
         wgt::Backend::Vulkan => WGPUBackendType::Vulkan,
         wgt::Backend::Metal => WGPUBackendType::Metal,

@@ -38,6 +38,7 @@ pub(crate) use reject;
 /// or panics.
 pub(crate) fn call<R>(func: &'static str, fallback: R, body: impl FnOnce() -> ApiResult<R>) -> R {
     let counted = crate::ffi::log::enter();
+    let context = if crate::compat::active() { crate::compat::enter(func) } else { None };
     let out = match catch_unwind(AssertUnwindSafe(body)) {
         Ok(Ok(value)) => value,
         Ok(Err(Reject(why))) => {
@@ -56,6 +57,7 @@ pub(crate) fn call<R>(func: &'static str, fallback: R, body: impl FnOnce() -> Ap
             fallback
         }
     };
+    crate::compat::leave(context);
     crate::futures::flush_spontaneous();
     crate::ffi::log::leave(counted);
     out
@@ -203,7 +205,11 @@ pub(crate) unsafe fn str_arg<'a>(view: WGPUStringView, param: &str) -> ApiResult
 /// As [`str_arg`].
 pub(crate) unsafe fn label_arg(view: WGPUStringView, param: &str) -> ApiResult<String> {
     // SAFETY: forwarded from the caller.
-    Ok(unsafe { str_arg(view, param) }?.or_empty().into_owned())
+    let label = unsafe { str_arg(view, param) }?.or_empty().into_owned();
+    if !label.is_empty() && crate::compat::active() {
+        crate::compat::note_label(&label);
+    }
+    Ok(label)
 }
 
 /// An output string view borrowing `s` (valid while `s` lives). Empty

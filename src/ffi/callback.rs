@@ -62,3 +62,28 @@ pub(crate) unsafe fn mode(mode: WGPUCallbackMode, next: *mut WGPUChainedStruct, 
         )
     })
 }
+
+/// [`mode`], for an operation that code written for wgpu-native starts with
+/// mode 0 (what the `*_CALLBACK_INFO_INIT` macros leave): under wgpu-native
+/// compatibility (`compat::Rule::CallbackModeZero`) 0 means `zero_means`.
+/// wgpu-native ignores modes: its CPU-timeline operations call back inside
+/// the call (`AllowSpontaneous` does here too) and its queue operations
+/// inside `wgpuDevicePoll` / `wgpuInstanceProcessEvents`
+/// (`AllowProcessEvents`).
+///
+/// # Safety
+/// `next` is NULL or a valid chain.
+pub(crate) unsafe fn mode_or_native(
+    mode: WGPUCallbackMode,
+    next: *mut WGPUChainedStruct,
+    what: &str,
+    zero_means: Mode,
+) -> ApiResult<Mode> {
+    if mode.0 == 0 && crate::compat::allows(crate::compat::Rule::CallbackModeZero) {
+        // SAFETY: forwarded from the caller.
+        unsafe { crate::ffi::chain::expect_none(next, what) }?;
+        return Ok(zero_means);
+    }
+    // SAFETY: forwarded from the caller.
+    unsafe { self::mode(mode, next, what) }
+}

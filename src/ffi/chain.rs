@@ -6,6 +6,9 @@
 use crate::abi::{WGPUChainedStruct, WGPUSType};
 use crate::ffi::boundary::{reject, ApiResult};
 
+/// The sType block of wgpu-native's `wgpu.h` structs (`0x0003_xxxx`).
+const NATIVE_STYPE_BLOCK: u32 = 0x0003;
+
 /// The links of a chain, by sType.
 pub(crate) struct Chain {
     links: Vec<(WGPUSType, *const WGPUChainedStruct)>,
@@ -31,6 +34,9 @@ impl Chain {
                     "{owner}.nextInChain holds sType {:#x}, which does not extend {owner}",
                     link.sType.0
                 ));
+            }
+            if link.sType.0 >> 16 == NATIVE_STYPE_BLOCK {
+                crate::compat::native_api_used("a wgpu.h struct in nextInChain");
             }
             if links.iter().any(|(s, _)| *s == link.sType) {
                 return Err(reject!("{owner}.nextInChain holds sType {:#x} twice", link.sType.0));

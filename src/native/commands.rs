@@ -8,11 +8,12 @@
 use wgpu_types as wgt;
 
 use super::abi::*;
+use super::call;
 use crate::abi::{
     WGPUBuffer, WGPUCommandEncoder, WGPUComputePassEncoder, WGPUQuerySet, WGPURenderPassEncoder, WGPUTexture,
     WGPU_ARRAY_LAYER_COUNT_UNDEFINED, WGPU_MIP_LEVEL_COUNT_UNDEFINED,
 };
-use crate::ffi::boundary::{self, call};
+use crate::ffi::boundary;
 use crate::objects::buffer::Buffer;
 use crate::objects::command_encoder::CommandEncoder;
 use crate::objects::compute_pass::ComputePassEncoder;

@@ -3,8 +3,9 @@
 
 use std::ffi::c_void;
 
+use super::call;
 use crate::abi::{WGPUBool, WGPUDevice, WGPUTexture};
-use crate::ffi::boundary::{self, call, reject};
+use crate::ffi::boundary::{self, reject};
 use crate::objects::device::Device;
 use crate::objects::texture::Texture;
 

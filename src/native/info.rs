@@ -4,8 +4,9 @@
 use std::sync::Arc;
 
 use super::abi::*;
+use super::call;
 use crate::abi::{WGPUAdapter, WGPUInstance};
-use crate::ffi::boundary::{self, call};
+use crate::ffi::boundary;
 use crate::ffi::handle::Handle;
 use crate::objects::adapter::Adapter;
 use crate::objects::instance::Instance;

@@ -7,7 +7,8 @@
 use std::ffi::c_void;
 
 use super::abi::*;
-use crate::ffi::boundary::{call, reject};
+use super::call;
+use crate::ffi::boundary::reject;
 
 /// Sends every log message at or above the current level
 /// (`wgpuSetLogLevel`, else `WGPU_SHIM_LOG`, else warn) to `callback`, from

@@ -20,25 +20,13 @@ pub(crate) mod procs;
 mod queue;
 mod shader;
 
-/// Whether wgpu-native's relaxations of the standard are on: set
-/// `WGPU_SHIM_COMPAT=wgpu-native` (read once) for code written for
-/// wgpu-native. There is one: `wgpuBufferGetMappedRange` on a buffer mapped
-/// for reading returns the range (as a const reservation) instead of
-/// failing; wgpu-py reads mapped buffers that way.
-pub(crate) fn compat() -> bool {
-    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ON.get_or_init(|| {
-        let value = std::env::var("WGPU_SHIM_COMPAT").unwrap_or_default();
-        match value.as_str() {
-            "" => false,
-            "wgpu-native" => true,
-            other => {
-                crate::ffi::log::init();
-                ::log::warn!(target: "wgpu_shim", "WGPU_SHIM_COMPAT={other:?} is not known (the one value is wgpu-native): ignored");
-                false
-            }
-        }
-    })
+/// Runs a wgpu.h export: [`crate::ffi::boundary::call`], after noting
+/// that the program uses wgpu-native's API (which turns wgpu-native
+/// compatibility on: `compat`).
+#[inline]
+pub(crate) fn call<R>(name: &'static str, default: R, f: impl FnOnce() -> crate::ffi::boundary::ApiResult<R>) -> R {
+    crate::compat::native_api_used(name);
+    crate::ffi::boundary::call(name, default, f)
 }
 
 /// The wgpu-native release whose `wgpu.h` this library provides

@@ -28,10 +28,11 @@ use std::sync::Arc;
 use ash::vk;
 
 use super::abi::WGPUSubmissionIndex;
+use super::call;
 use crate::abi::{WGPUBool, WGPUDevice, WGPUFutureWaitInfo};
 use crate::engine::direct_wait::DeviceSleep;
 use crate::engine::progress::RawFence;
-use crate::ffi::boundary::{self, call, reject, ApiResult};
+use crate::ffi::boundary::{self, reject, ApiResult};
 use crate::futures::{DirectSleep, Mode, WaitRules};
 use crate::objects::device::Device;
 

@@ -4,8 +4,9 @@
 use std::ffi::c_void;
 
 use super::abi::WGPUSubmissionIndex;
+use super::call;
 use crate::abi::{WGPUCommandBuffer, WGPUQueue};
-use crate::ffi::boundary::{self, call, reject};
+use crate::ffi::boundary::{self, reject};
 use crate::objects::queue::Queue;
 
 /// `wgpuQueueSubmit` that returns the submission's index, for

@@ -10,8 +10,9 @@ use wgpu_core::pipeline::ShaderModuleSource;
 use wgpu_types as wgt;
 
 use super::abi::*;
+use super::call;
 use crate::abi::{WGPUDevice, WGPUShaderModule, WGPUShaderModuleDescriptor};
-use crate::ffi::boundary::{self, call};
+use crate::ffi::boundary;
 use crate::ffi::handle::Handle;
 use crate::objects::device::Device;
 use crate::objects::shader_module::ShaderModule;

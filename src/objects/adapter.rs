@@ -114,9 +114,12 @@ impl Adapter {
     }
 
     /// Claims the adapter for a new device; `false` when it already made
-    /// one and the instance allows only one.
+    /// one and the instance allows only one (wgpu-native allows any number:
+    /// `compat::Rule::SecondDeviceFromAdapter`).
     pub(crate) fn claim(&self) -> bool {
-        !self.consumed.swap(true, Ordering::AcqRel) || self.instance.multiple_devices_per_adapter
+        !self.consumed.swap(true, Ordering::AcqRel)
+            || self.instance.multiple_devices_per_adapter
+            || crate::compat::allows(crate::compat::Rule::SecondDeviceFromAdapter)
     }
 }
 
@@ -231,10 +234,11 @@ pub unsafe extern "C" fn wgpuAdapterRequestDevice(
         let (adapter, mode, desc) = unsafe {
             (
                 boundary::arg::<Adapter>(adapter, "adapter")?.arc(),
-                crate::ffi::callback::mode(
+                crate::ffi::callback::mode_or_native(
                     callback_info.mode,
                     callback_info.nextInChain,
                     "WGPURequestDeviceCallbackInfo",
+                    crate::futures::Mode::AllowSpontaneous,
                 )?,
                 descriptor.as_ref().copied().unwrap_or(WGPU_DEVICE_DESCRIPTOR_INIT),
             )
@@ -296,6 +300,13 @@ fn lost_mode(desc: &WGPUDeviceDescriptor) -> ApiResult<crate::futures::Mode> {
         return Ok(crate::futures::Mode::WaitAnyOnly);
     }
     // SAFETY: the chain is valid (the caller of the export promises it).
-    unsafe { crate::ffi::callback::mode(info.mode, info.nextInChain, "WGPUDeviceLostCallbackInfo") }
-        .map_err(|r| reject!("deviceLostCallbackInfo: {}", r.0))
+    unsafe {
+        crate::ffi::callback::mode_or_native(
+            info.mode,
+            info.nextInChain,
+            "WGPUDeviceLostCallbackInfo",
+            crate::futures::Mode::AllowSpontaneous,
+        )
+    }
+    .map_err(|r| reject!("deviceLostCallbackInfo: {}", r.0))
 }

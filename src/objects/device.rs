@@ -28,6 +28,10 @@ struct LostShared {
     /// The application's handle while it holds one; NULL after the last
     /// release (the lost callback then sees a NULL device).
     handle: AtomicPtr<WGPUDeviceImpl>,
+    /// The last release destroyed the device under wgpu-native
+    /// compatibility: the `Destroyed` loss it causes calls no callback
+    /// (`compat::Rule::SilentDeviceRelease`).
+    silent: AtomicBool,
 }
 
 /// A `WGPUDevice` (and its one queue's wgpu-core id).
@@ -73,6 +77,11 @@ impl Object for Device {
     /// The last release destroys the device; its lost callback sees NULL.
     fn last_release(this: &Arc<Self>, _handle: *mut WGPUDeviceImpl) {
         this.shared.handle.store(std::ptr::null_mut(), Ordering::Release);
+        // wgpu-native drops a released device without calling its lost
+        // callback (wgpu-py logs an error for every lost callback).
+        if !this.is_lost() && crate::compat::allows(crate::compat::Rule::SilentDeviceRelease) {
+            this.shared.silent.store(true, Ordering::Release);
+        }
         this.destroy();
     }
 }
@@ -116,7 +125,8 @@ impl Device {
             .map_err(|e| format!("device creation failed: {}", crate::conv::describe(&e)))?;
 
         let serial = instance.next_device_serial();
-        let shared = Arc::new(LostShared { handle: AtomicPtr::new(std::ptr::null_mut()) });
+        let shared =
+            Arc::new(LostShared { handle: AtomicPtr::new(std::ptr::null_mut()), silent: AtomicBool::new(false) });
         let (lost_future, lost_completer) = register_lost(&instance, &desc.deviceLostCallbackInfo, lost_mode, &shared);
         let global = instance.global.clone();
         let locks = DeviceLocks::new();
@@ -276,12 +286,16 @@ impl Device {
             // Device loss is reported through the lost callback.
             wgt::error::ErrorType::DeviceLost => return,
         };
-        self.report_error(kind, crate::conv::describe(&err));
+        let text =
+            if crate::compat::active() { crate::compat::native_error_text(&err) } else { crate::conv::describe(&err) };
+        self.report_error(kind, text);
     }
 
     /// Reports a validation error found by this library.
     pub(crate) fn report_validation(&self, message: impl Into<String>) {
-        self.report_error(WGPUErrorType::Validation, message.into());
+        let message = message.into();
+        let text = if crate::compat::active() { crate::compat::native_message_text(&message) } else { message };
+        self.report_error(WGPUErrorType::Validation, text);
     }
 
     /// Routes an error: the innermost matching error scope of this thread
@@ -364,6 +378,9 @@ fn register_lost(
                 "the instance was released before the device-lost callback was delivered".into(),
             ),
         };
+        if reason == WGPUDeviceLostReason::Destroyed && shared.silent.load(Ordering::Acquire) {
+            return;
+        }
         let handle = shared.handle.load(Ordering::Acquire);
         // SAFETY: the application's callback, with a pointer to a device
         // handle (or NULL) valid for the call.
@@ -382,7 +399,7 @@ pub(crate) unsafe fn lost_on_failed_creation(
     mode: Mode,
     message: &str,
 ) {
-    let shared = Arc::new(LostShared { handle: AtomicPtr::new(std::ptr::null_mut()) });
+    let shared = Arc::new(LostShared { handle: AtomicPtr::new(std::ptr::null_mut()), silent: AtomicBool::new(false) });
     let (_, completer) = register_lost(instance, &desc.deviceLostCallbackInfo, mode, &shared);
     completer.complete((WGPUDeviceLostReason::FailedCreation, message.to_string()));
 }

@@ -82,10 +82,11 @@ pub unsafe extern "C" fn wgpuDevicePopErrorScope(
         let (device, mode) = unsafe {
             (
                 boundary::arg::<Device>(device, "device")?.arc(),
-                crate::ffi::callback::mode(
+                crate::ffi::callback::mode_or_native(
                     callback_info.mode,
                     callback_info.nextInChain,
                     "WGPUPopErrorScopeCallbackInfo",
+                    crate::futures::Mode::AllowSpontaneous,
                 )?,
             )
         };

@@ -234,10 +234,11 @@ pub unsafe extern "C" fn wgpuInstanceRequestAdapter(
         let (instance, mode) = unsafe {
             (
                 boundary::arg::<Instance>(instance, "instance")?.arc(),
-                crate::ffi::callback::mode(
+                crate::ffi::callback::mode_or_native(
                     callback_info.mode,
                     callback_info.nextInChain,
                     "WGPURequestAdapterCallbackInfo",
+                    crate::futures::Mode::AllowSpontaneous,
                 )?,
             )
         };

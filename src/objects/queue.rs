@@ -198,10 +198,11 @@ pub unsafe extern "C" fn wgpuQueueOnSubmittedWorkDone(
         let (queue, mode) = unsafe {
             (
                 boundary::arg::<Queue>(queue, "queue")?,
-                crate::ffi::callback::mode(
+                crate::ffi::callback::mode_or_native(
                     callback_info.mode,
                     callback_info.nextInChain,
                     "WGPUQueueWorkDoneCallbackInfo",
+                    crate::futures::Mode::AllowProcessEvents,
                 )?,
             )
         };

@@ -313,10 +313,11 @@ pub unsafe extern "C" fn wgpuDeviceCreateRenderPipelineAsync(
         // descriptor, and a valid callback info chain.
         let (device, desc, label, mode) = unsafe {
             let (device, desc, label) = crate::objects::pipeline_common::creation_args(device, descriptor)?;
-            let mode = crate::ffi::callback::mode(
+            let mode = crate::ffi::callback::mode_or_native(
                 callback_info.mode,
                 callback_info.nextInChain,
                 "WGPUCreateRenderPipelineAsyncCallbackInfo",
+                crate::futures::Mode::AllowSpontaneous,
             )?;
             (device, desc, label, mode)
         };

@@ -86,7 +86,9 @@ unsafe fn read_source<'a>(
             let code = unsafe { boundary::str_arg(wgsl.code, "code") }?.or_empty();
             Ok(Ok(ShaderModuleSource::Wgsl(code)))
         }
-        (None, Some(_)) if !spirv_enabled => {
+        (None, Some(_))
+            if !spirv_enabled && !crate::compat::allows(crate::compat::Rule::SpirvWithoutInstanceFeature) =>
+        {
             Ok(Err("WGPUShaderSourceSPIRV needs the instance feature ShaderSourceSPIRV, which was not enabled".into()))
         }
         (None, Some(spirv)) => {
@@ -234,7 +236,12 @@ pub unsafe extern "C" fn wgpuShaderModuleGetCompilationInfo(
         let module = unsafe { boundary::arg::<ShaderModule>(shader_module, "shaderModule") }?;
         // SAFETY: the callback info's chain is valid (caller).
         let mode = unsafe {
-            crate::ffi::callback::mode(callback_info.mode, callback_info.nextInChain, "WGPUCompilationInfoCallbackInfo")
+            crate::ffi::callback::mode_or_native(
+                callback_info.mode,
+                callback_info.nextInChain,
+                "WGPUCompilationInfoCallbackInfo",
+                crate::futures::Mode::AllowSpontaneous,
+            )
         }?;
         let cb = SendFn(callback_info.callback);
         let ud = UserData(callback_info.userdata1, callback_info.userdata2);

@@ -227,10 +227,10 @@ impl Buffer {
             return Err(reject!("the buffer is not mapped (a map is only usable once its callback was delivered)"));
         };
         let mutable = if mutable && !*write {
-            if !crate::native::compat() {
+            if !crate::compat::allows(crate::compat::Rule::MutableRangeOfReadMapping) {
                 return Err(reject!(
                     "the buffer is mapped for reading: use GetConstMappedRange or ReadMappedRange \
-                     (WGPU_SHIM_COMPAT=wgpu-native allows it for code written for wgpu-native)"
+                     (wgpu-native compatibility allows it for code written for wgpu-native)"
                 ));
             }
             // wgpu-native's relaxation: the range is read-only in effect.
@@ -263,7 +263,13 @@ impl Buffer {
                 *map_offset + *map_size
             ));
         }
-        ranges.reserve(offset, end, mutable)?;
+        if let Err(overlap) = ranges.reserve(offset, end, mutable) {
+            // wgpu-native checks no overlaps (wgpu-py's `write_mapped` takes
+            // the same bytes again for each write).
+            if !crate::compat::allows(crate::compat::Rule::OverlappingMappedRanges) {
+                return Err(overlap);
+            }
+        }
         let at = (offset - *map_offset) as usize;
         Ok(match memory {
             _ if size == 0 => dangling(),
@@ -297,7 +303,12 @@ pub(crate) unsafe fn map_async(
     let (buffer, cb_mode) = unsafe {
         (
             boundary::arg::<Buffer>(buffer, "buffer")?.arc(),
-            crate::ffi::callback::mode(info.mode, info.nextInChain, "WGPUBufferMapCallbackInfo")?,
+            crate::ffi::callback::mode_or_native(
+                info.mode,
+                info.nextInChain,
+                "WGPUBufferMapCallbackInfo",
+                crate::futures::Mode::AllowProcessEvents,
+            )?,
         )
     };
     let device = buffer.device.clone();

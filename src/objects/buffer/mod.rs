@@ -112,6 +112,9 @@ pub unsafe extern "C" fn wgpuDeviceCreateBuffer(
             let desc = boundary::ptr_arg(descriptor, "descriptor")?;
             (boundary::arg::<Device>(device, "device")?, desc, boundary::str_arg(desc.label, "label")?.or_empty())
         };
+        if !label.is_empty() && crate::compat::active() {
+            crate::compat::note_label(&label);
+        }
         let mut problem = None;
         // SAFETY: the descriptor's chain is valid (caller).
         if let Err(r) = unsafe { crate::ffi::chain::expect_none(desc.nextInChain, "WGPUBufferDescriptor") } {

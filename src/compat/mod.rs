@@ -1,0 +1,182 @@
+//! wgpu-native compatibility: when it is on, and every rule it changes.
+//!
+//! Programs and bindings written for wgpu-native v29 rely on behaviour the
+//! standard forbids or leaves open (callback mode 0, `GetMappedRange` on a
+//! read mapping, wgpu-native's error text, ...). wgpu-shim gives them that
+//! behaviour, and keeps the standard's strict rules for a program written
+//! to `webgpu.h` alone. The rules themselves are applied where they belong
+//! (each call site names its rule with a [`Rule`]); this module decides
+//! whether they are on, and logs once which rule a program relied on.
+//!
+//! Compatibility is on for the whole process once any of these holds
+//! (`docs/DECISIONS.md`, "Selecting wgpu-native compatibility"):
+//!
+//! 1. `WGPU_SHIM_COMPAT=wgpu-native` is set (`WGPU_SHIM_COMPAT=standard`
+//!    turns every other trigger off);
+//! 2. the library was loaded under wgpu-native's file name
+//!    (`libwgpu_native*.so`, as when it stands in for wgpu-native);
+//! 3. a `wgpu.h` function was called (`wgpuSetLogCallback`,
+//!    `wgpuDevicePoll`, ...), or a `wgpu.h` struct was chained into a
+//!    standard one (`WGPUInstanceExtras`, ...): only code written for
+//!    wgpu-native does either. wgpu-py sets its log callback when it is
+//!    imported, so it is in compatibility mode before its first request.
+//!
+//! Once on, it stays on: every rule is local to one call, so turning it on
+//! in the middle of a program changes no object made before.
+
+mod error_text;
+
+pub(crate) use error_text::{enter, leave, native_error_text, native_message_text, note_label};
+
+use std::sync::atomic::{AtomicU8, Ordering};
+
+/// Not decided yet: the environment and the file name were not read.
+const UNDECIDED: u8 = 0;
+/// The standard's rules; a `wgpu.h` call or struct turns compatibility on.
+const STANDARD: u8 = 1;
+/// wgpu-native's rules.
+const NATIVE: u8 = 2;
+/// `WGPU_SHIM_COMPAT=standard`: the standard's rules, whatever happens.
+const FORCED_STANDARD: u8 = 3;
+
+static STATE: AtomicU8 = AtomicU8::new(UNDECIDED);
+
+/// One place where wgpu-native's behaviour differs from the standard's. The
+/// name is what the log says when a program first relies on it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Rule {
+    /// Callback mode 0 (what the `*_CALLBACK_INFO_INIT` macros leave):
+    /// CPU-timeline operations call back inside the call, queue operations
+    /// inside `wgpuDevicePoll` / `wgpuInstanceProcessEvents`.
+    CallbackModeZero,
+    /// `wgpuBufferGetMappedRange` on a buffer mapped for reading.
+    MutableRangeOfReadMapping,
+    /// Overlapping ranges of one mapping.
+    OverlappingMappedRanges,
+    /// SPIR-V shader modules without the `ShaderSourceSPIRV` instance
+    /// feature.
+    SpirvWithoutInstanceFeature,
+    /// More than one device from one adapter.
+    SecondDeviceFromAdapter,
+    /// Releasing a device's last reference does not call its lost callback.
+    SilentDeviceRelease,
+}
+
+impl Rule {
+    fn bit(self) -> u32 {
+        1 << (self as u32)
+    }
+}
+
+/// Rules already logged (one `info` line each per process).
+static USED: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+
+/// Whether wgpu-native's rules are on.
+#[inline]
+pub(crate) fn active() -> bool {
+    match STATE.load(Ordering::Acquire) {
+        UNDECIDED => decide() == NATIVE,
+        state => state == NATIVE,
+    }
+}
+
+/// Whether `rule` applies now: compatibility is on. The first time a rule
+/// applies, an `info` message names it, so a user can tell which of the
+/// standard's rules their program does not follow.
+#[inline]
+pub(crate) fn allows(rule: Rule) -> bool {
+    if !active() {
+        return false;
+    }
+    let bit = rule.bit();
+    if USED.load(Ordering::Relaxed) & bit == 0 && USED.fetch_or(bit, Ordering::Relaxed) & bit == 0 {
+        log::info!(target: "wgpu_shim", "wgpu-native compatibility: {rule:?} applied");
+    }
+    true
+}
+
+/// Turns compatibility on because a `wgpu.h` function or struct was used
+/// (`what` names it), unless `WGPU_SHIM_COMPAT=standard` holds.
+#[inline]
+pub(crate) fn native_api_used(what: &str) {
+    if STATE.load(Ordering::Acquire) == NATIVE {
+        return;
+    }
+    if decide() == STANDARD && STATE.compare_exchange(STANDARD, NATIVE, Ordering::AcqRel, Ordering::Acquire).is_ok() {
+        log::info!(target: "wgpu_shim", "wgpu-native compatibility on: {what} is wgpu.h API");
+    }
+}
+
+/// Reads the environment and the library's file name once.
+#[cold]
+fn decide() -> u8 {
+    let current = STATE.load(Ordering::Acquire);
+    if current != UNDECIDED {
+        return current;
+    }
+    let decided = match std::env::var("WGPU_SHIM_COMPAT").as_deref() {
+        Ok("wgpu-native") => NATIVE,
+        Ok("standard") => FORCED_STANDARD,
+        Ok("") | Err(_) => {
+            if loaded_as_wgpu_native() {
+                NATIVE
+            } else {
+                STANDARD
+            }
+        }
+        Ok(other) => {
+            crate::ffi::log::init();
+            log::warn!(
+                target: "wgpu_shim",
+                "WGPU_SHIM_COMPAT={other:?} is not known (wgpu-native or standard): ignored"
+            );
+            if loaded_as_wgpu_native() {
+                NATIVE
+            } else {
+                STANDARD
+            }
+        }
+    };
+    match STATE.compare_exchange(UNDECIDED, decided, Ordering::AcqRel, Ordering::Acquire) {
+        Ok(_) => decided,
+        Err(raced) => raced,
+    }
+}
+
+/// Whether the file this code was loaded from is named like wgpu-native's
+/// library (`libwgpu_native.so`, `libwgpu_native-release.so`, ...).
+fn loaded_as_wgpu_native() -> bool {
+    // SAFETY: an all-zero `Dl_info` is valid (null pointers), and dladdr
+    // only writes it.
+    let mut info: libc::Dl_info = unsafe { std::mem::zeroed() };
+    let addr = loaded_as_wgpu_native as fn() -> bool as *const libc::c_void;
+    // SAFETY: `addr` is an address inside this library, `info` is writable.
+    if unsafe { libc::dladdr(addr, &mut info) } == 0 || info.dli_fname.is_null() {
+        return false;
+    }
+    // SAFETY: dladdr succeeded, so `dli_fname` is a NUL-terminated path that
+    // lives as long as the library stays loaded.
+    let path = unsafe { std::ffi::CStr::from_ptr(info.dli_fname) }.to_bytes();
+    is_native_file_name(path)
+}
+
+/// The rule behind [`loaded_as_wgpu_native`], on a path.
+fn is_native_file_name(path: &[u8]) -> bool {
+    let base = path.rsplit(|&b| b == b'/').next().unwrap_or(path);
+    base.starts_with(b"libwgpu_native") || base.starts_with(b"wgpu_native")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_native_file_name;
+
+    #[test]
+    fn wgpu_native_file_names() {
+        assert!(is_native_file_name(b"/usr/lib/libwgpu_native.so"));
+        assert!(is_native_file_name(b"libwgpu_native-release.so"));
+        assert!(is_native_file_name(b"/x/wgpu_native.dll"));
+        assert!(!is_native_file_name(b"/usr/lib/libwgpu_shim.so"));
+        assert!(!is_native_file_name(b"/opt/libwgpu_native/libwgpu_shim.so"), "only the file's own name counts");
+        assert!(!is_native_file_name(b"/usr/bin/app"));
+    }
+}
