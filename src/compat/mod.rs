@@ -25,8 +25,10 @@
 //! in the middle of a program changes no object made before.
 
 mod error_text;
+mod shader;
 
 pub(crate) use error_text::{enter, leave, native_error_text, native_message_text, note_label};
+pub(crate) use shader::integer_io_made_flat;
 
 use std::sync::atomic::{AtomicU8, Ordering};
 
@@ -58,6 +60,11 @@ pub(crate) enum Rule {
     SpirvWithoutInstanceFeature,
     /// More than one device from one adapter.
     SecondDeviceFromAdapter,
+    /// Integer inter-stage variables without `@interpolate(flat)` get it
+    /// (naga 29's default: `shader.rs`).
+    IntegerIoDefaultsToFlat,
+    /// A render bundle encoder with no color format and no depth format.
+    RenderBundleWithoutAttachments,
     /// Releasing a device's last reference does not call its lost callback.
     SilentDeviceRelease,
 }

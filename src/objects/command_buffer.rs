@@ -18,9 +18,10 @@ pub(crate) struct CommandBuffer {
     pub(crate) header: crate::ffi::handle::Header,
     pub(crate) device: Arc<Device>,
     pub(crate) label: Mutex<String>,
-    /// The id while this object owns it: `None` once [`Self::take_id`]
-    /// handed it to a submission.
-    slot: Mutex<Option<CommandBufferId>>,
+    /// The id (dropped with this object, so wgpu-core's report counts a
+    /// submitted command buffer until its last release, as wgpu-native's
+    /// does) and whether a submission used it.
+    slot: Mutex<(CommandBufferId, bool)>,
 }
 
 impl Object for CommandBuffer {
@@ -31,10 +32,8 @@ impl Object for CommandBuffer {
 
 impl Drop for CommandBuffer {
     fn drop(&mut self) {
-        // A submitted id belongs to the submission, which dropped it.
-        if let Some(id) = self.slot.get_mut().take() {
-            self.device.global().command_buffer_drop(id);
-        }
+        let (id, _) = *self.slot.get_mut();
+        self.device.global().command_buffer_drop(id);
     }
 }
 
@@ -47,15 +46,17 @@ impl CommandBuffer {
             header: Default::default(),
             device: device.clone(),
             label: Mutex::new(label),
-            slot: Mutex::new(Some(id)),
+            slot: Mutex::new((id, false)),
         }
     }
 
-    /// Takes the id for a submission, the first time only: `None` once the
+    /// The id for a submission, the first time only: `None` once the
     /// command buffer was submitted (submitting it again is a validation
-    /// error). The caller then owns the id and drops it
-    /// (`command_buffer_drop`) when the submission no longer needs it.
-    pub(crate) fn take_id(&self) -> Option<CommandBufferId> {
-        self.slot.lock().take()
+    /// error). The id stays this object's.
+    pub(crate) fn use_id(&self) -> Option<CommandBufferId> {
+        let mut slot = self.slot.lock();
+        let (id, used) = *slot;
+        slot.1 = true;
+        (!used).then_some(id)
     }
 }

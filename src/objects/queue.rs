@@ -69,7 +69,7 @@ pub(crate) unsafe fn submit(queue: &Queue, list: &[WGPUCommandBuffer]) -> bounda
     for (i, &raw) in list.iter().enumerate() {
         // SAFETY: each element is a live command buffer (caller).
         let cb = unsafe { boundary::arg::<CommandBuffer>(raw, "commands[i]") }?;
-        match cb.take_id() {
+        match cb.use_id() {
             Some(id) => ids.push(id),
             None => {
                 problem.get_or_insert(format!("Submit: commands[{i}] was already submitted or is invalid"));
@@ -77,11 +77,8 @@ pub(crate) unsafe fn submit(queue: &Queue, list: &[WGPUCommandBuffer]) -> bounda
         }
     }
     if let Some(why) = problem {
-        // Nothing is submitted when one command buffer is bad; the ids
-        // taken are dropped.
-        for id in ids {
-            device.global().command_buffer_drop(id);
-        }
+        // Nothing is submitted when one command buffer is bad; the others
+        // count as used (the standard invalidates them all).
         device.report_validation(why);
         return Ok(None);
     }
@@ -90,9 +87,6 @@ pub(crate) unsafe fn submit(queue: &Queue, list: &[WGPUCommandBuffer]) -> bounda
         device.global().queue_submit(device.queue_id, &ids)
     };
     device.work_done.note_work();
-    for id in ids {
-        device.global().command_buffer_drop(id);
-    }
     match result {
         Ok(index) => {
             device.work_done.note_submission(index);

@@ -19,6 +19,9 @@ pub(crate) struct RenderBundle {
     pub(crate) device: Arc<Device>,
     pub(crate) id: RenderBundleId,
     pub(crate) label: Mutex<String>,
+    /// Encoded with no attachment (wgpu-native compatibility): no pass is
+    /// compatible with it.
+    pub(crate) no_attachments: bool,
 }
 
 impl Object for RenderBundle {

@@ -37,6 +37,10 @@ pub(crate) struct RenderBundleEncoder {
     invalid: bool,
     /// A validation error found by this library, reported by `Finish`.
     poison: Mutex<Option<String>>,
+    /// Made with no attachment at all, which wgpu-native v29 allows
+    /// (`compat::Rule::RenderBundleWithoutAttachments`); wgpu-core got a
+    /// stand-in color format, and the bundle is refused by every pass.
+    no_attachments: bool,
 }
 
 impl Object for RenderBundleEncoder {
@@ -149,6 +153,14 @@ pub unsafe extern "C" fn wgpuDeviceCreateRenderBundleEncoder(
         // SAFETY: the descriptor's contents are valid (caller).
         let read = unsafe { read_descriptor(desc, &label) }?;
         let global = device.global();
+        let no_attachments = matches!(&read, Ok(d) if d.color_formats.iter().all(Option::is_none) && d.depth_stencil.is_none())
+            && crate::compat::allows(crate::compat::Rule::RenderBundleWithoutAttachments);
+        let read = read.map(|mut d| {
+            if no_attachments {
+                d.color_formats = std::borrow::Cow::Owned(vec![Some(wgt::TextureFormat::Rgba8Unorm)]);
+            }
+            d
+        });
         let (encoder, invalid) = match read {
             Ok(d) => {
                 let (encoder, error) = global.device_create_render_bundle_encoder(device.id, &d);
@@ -173,6 +185,7 @@ pub unsafe extern "C" fn wgpuDeviceCreateRenderBundleEncoder(
             label: Mutex::new(label),
             invalid,
             poison: Mutex::new(poison),
+            no_attachments,
         };
         Ok(Handle::into_raw(Arc::new(encoder)))
     })
@@ -227,7 +240,13 @@ pub unsafe extern "C" fn wgpuRenderBundleEncoderFinish(
             (None, Some(e)) => device.report(e),
             (None, None) => {}
         }
-        let bundle = RenderBundle { header: Default::default(), device: device.clone(), id, label: Mutex::new(label) };
+        let bundle = RenderBundle {
+            header: Default::default(),
+            device: device.clone(),
+            id,
+            label: Mutex::new(label),
+            no_attachments: encoder.no_attachments,
+        };
         Ok(Handle::into_raw(Arc::new(bundle)))
     })
 }

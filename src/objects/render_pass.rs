@@ -24,6 +24,7 @@ use crate::ffi::boundary::{self, call, refcounted, set_label};
 use crate::ffi::handle::{Handle, Object};
 use crate::objects::command_encoder::CommandEncoder;
 use crate::objects::device::Device;
+use crate::objects::query_set::QuerySet;
 
 /// A `WGPURenderPassEncoder`.
 #[repr(C)]
@@ -205,30 +206,34 @@ unsafe fn read_descriptor<'a>(
         },
         None => None,
     };
-    // Query sets are not implemented in this build (another branch adds
-    // them): using one is a validation error.
-    if !desc.occlusionQuerySet.is_null() {
-        return Ok(Err("occlusionQuerySet needs query sets, which are not supported yet".to_string()));
-    }
-    if !desc.timestampWrites.is_null() {
-        return Ok(Err("timestampWrites needs query sets, which are not supported yet".to_string()));
-    }
+    let occlusion_query_set = if desc.occlusionQuerySet.is_null() {
+        None
+    } else {
+        // SAFETY: a live query set (caller); wgpu-core checks its type and
+        // the indices.
+        Some(unsafe { boundary::arg::<QuerySet>(desc.occlusionQuerySet, "occlusionQuerySet") }?.id)
+    };
+    // SAFETY: NULL or a valid struct with a live query set (caller).
+    let timestamp_writes = match unsafe { crate::objects::compute_pass::timestamp_writes(desc.timestampWrites) }? {
+        Ok(t) => t,
+        Err(why) => return Ok(Err(why)),
+    };
     Ok(Ok(RenderPassDescriptor {
         label: crate::conv::label(label),
         color_attachments: std::borrow::Cow::Owned(color_attachments),
         depth_stencil_attachment,
-        timestamp_writes: None,
-        occlusion_query_set: None,
+        timestamp_writes,
+        occlusion_query_set,
         multiview_mask: None,
     }))
 }
 
 /// Begins a render pass. A malformed descriptor (unknown or missing load
-/// and store operations, non-finite clear values, a bad chain), a query set
-/// (not supported yet) or an attachment view (texture views are not
-/// available in this build) makes the pass invalid: the encoder's `Finish`
-/// reports the validation error. A pass without attachments fails at
-/// `Finish` too.
+/// and store operations, non-finite clear values, a bad chain) makes the
+/// pass invalid: the encoder's `Finish` reports the validation error. A
+/// pass without attachments, or with a query set of the wrong type, fails
+/// at `Finish` too. A NULL attachment view or timestamp query set is
+/// rejected (logged; the call returns NULL).
 ///
 /// # Safety
 /// `command_encoder` is a live handle; `descriptor` is NULL or points at a

@@ -315,7 +315,7 @@ pub unsafe extern "C" fn wgpuRenderPassEncoderSetImmediates(
 }
 
 /// Begins occlusion query `query_index` of the pass's occlusion query set
-/// (query sets are not supported yet, so this invalidates the pass).
+/// (`WGPURenderPassDescriptor.occlusionQuerySet`).
 ///
 /// # Safety
 /// `render_pass_encoder` is a live handle.
@@ -365,7 +365,17 @@ pub unsafe extern "C" fn wgpuRenderPassEncoderExecuteBundles(
         let mut ids = Vec::with_capacity(raw.len());
         for (i, b) in raw.iter().enumerate() {
             // SAFETY: the entries are live handles (caller); NULL is rejected.
-            ids.push(unsafe { boundary::arg::<RenderBundle>(*b, &format!("bundles[{i}]")) }?.id);
+            let bundle = unsafe { boundary::arg::<RenderBundle>(*b, &format!("bundles[{i}]")) }?;
+            if bundle.no_attachments {
+                // Every pass has an attachment, so it never matches one
+                // that has none.
+                bundle.device.report_validation(format!(
+                    "wgpuRenderPassEncoderExecuteBundles: bundles[{i}] was encoded without attachments, \
+                     which no render pass is compatible with (it was not executed)"
+                ));
+                continue;
+            }
+            ids.push(bundle.id);
         }
         pass.record(|g, p| g.render_pass_execute_bundles(p, &ids));
         Ok(())

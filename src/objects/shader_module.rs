@@ -109,6 +109,17 @@ impl ShaderModule {
         runtime_checks: wgt::ShaderRuntimeChecks,
     ) -> ShaderModule {
         let desc = ShaderModuleDescriptor { label: crate::conv::label(&label), runtime_checks };
+        let source = match source {
+            ShaderModuleSource::Wgsl(code) if crate::compat::active() => {
+                match crate::compat::integer_io_made_flat(&code) {
+                    Some(module) if crate::compat::allows(crate::compat::Rule::IntegerIoDefaultsToFlat) => {
+                        ShaderModuleSource::Naga(std::borrow::Cow::Owned(module))
+                    }
+                    _ => ShaderModuleSource::Wgsl(code),
+                }
+            }
+            other => other,
+        };
         let (id, error) = device.global().device_create_shader_module(device.id, &desc, source, None);
         let messages: Arc<[Message]> = match error {
             None => Arc::new([]),

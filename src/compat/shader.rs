@@ -1,0 +1,151 @@
+//! WGSL that wgpu-native v29 accepts and naga 30 rejects: integer
+//! inter-stage variables without `@interpolate(flat)`.
+//!
+//! naga 29's front end gave an integer `@location` variable `flat`
+//! interpolation when the shader named none; naga 30 leaves it unset and its
+//! validator then rejects the vertex output or fragment input ("`flat` must
+//! be explicitly specified for integer I/O"). Shaders written against
+//! wgpu-native (wgpu-py's tests, the text, point and blending shaders of
+//! engines on it) rely on the old default. Under wgpu-native compatibility
+//! the module is parsed here, the old default is applied to every integer
+//! `@location` of the entry points' arguments and results (directly or as
+//! struct members), and wgpu-core gets the patched module. A shader that
+//! needs no patch, or that does not parse, goes to wgpu-core as WGSL, so its
+//! diagnostics are unchanged.
+
+use wgpu_core::naga;
+
+use naga::{Binding, Handle, Interpolation, Module, ScalarKind, Type, TypeInner};
+
+/// The module of `code` with `flat` applied to integer `@location`
+/// variables that name no interpolation; `None` when no such variable
+/// exists (or the code does not parse: wgpu-core reports that).
+pub(crate) fn integer_io_made_flat(code: &str) -> Option<Module> {
+    // Cheap test first: no `@location`, nothing to patch.
+    if !code.contains("@location") {
+        return None;
+    }
+    let mut module = naga::front::wgsl::parse_str(code).ok()?;
+    let mut changed = false;
+    let mut structs = Vec::new();
+    for ep in module.entry_points.iter_mut() {
+        let function = &mut ep.function;
+        for arg in function.arguments.iter_mut() {
+            changed |= patch(&module.types, arg.ty, arg.binding.as_mut(), &mut structs);
+        }
+        if let Some(result) = function.result.as_mut() {
+            changed |= patch(&module.types, result.ty, result.binding.as_mut(), &mut structs);
+        }
+    }
+    for ty in structs {
+        changed |= patch_struct(&mut module, ty);
+    }
+    changed.then_some(module)
+}
+
+/// Applies the default to one binding; notes a struct type (whose members
+/// carry the bindings) for [`patch_struct`].
+fn patch(
+    types: &naga::UniqueArena<Type>,
+    ty: Handle<Type>,
+    binding: Option<&mut Binding>,
+    structs: &mut Vec<Handle<Type>>,
+) -> bool {
+    match binding {
+        Some(binding) => make_flat(binding, &types[ty].inner),
+        None => {
+            if matches!(types[ty].inner, TypeInner::Struct { .. }) && !structs.contains(&ty) {
+                structs.push(ty);
+            }
+            false
+        }
+    }
+}
+
+/// Applies the default to the members of the struct type `ty`, in place
+/// (the handle stays the same, so every use of the type sees it).
+fn patch_struct(module: &mut Module, ty: Handle<Type>) -> bool {
+    let mut new = module.types[ty].clone();
+    let TypeInner::Struct { ref mut members, .. } = new.inner else { return false };
+    let mut changed = false;
+    for member in members.iter_mut() {
+        if let Some(binding) = member.binding.as_mut() {
+            changed |= make_flat(binding, &module.types[member.ty].inner);
+        }
+    }
+    // `replace` requires a value not in the arena yet; an identical struct
+    // (same name and members) cannot already be there, but check rather
+    // than rely on it.
+    if !changed || module.types.get(&new).is_some() {
+        return false;
+    }
+    module.types.replace(ty, new);
+    true
+}
+
+/// naga 29's default for an integer `@location` with no interpolation.
+fn make_flat(binding: &mut Binding, inner: &TypeInner) -> bool {
+    match binding {
+        Binding::Location { interpolation: interpolation @ None, sampling, .. }
+            if matches!(inner.scalar_kind(), Some(ScalarKind::Sint | ScalarKind::Uint)) =>
+        {
+            *interpolation = Some(Interpolation::Flat);
+            *sampling = None;
+            true
+        }
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const INTEGER_IO: &str = "
+        struct VOut { @builtin(position) pos: vec4<f32>, @location(0) id: u32, @location(1) c: vec4<f32> };
+        @vertex fn vs(@builtin(vertex_index) i: u32) -> VOut {
+            var o: VOut; o.pos = vec4<f32>(0.0); o.id = i; o.c = vec4<f32>(1.0); return o;
+        }
+        @fragment fn fs(@location(0) @interpolate(flat) id: u32, @location(1) c: vec4<f32>) -> @location(0) vec4<f32> {
+            return c * f32(id);
+        }";
+
+    fn validate(module: &Module) -> Result<(), String> {
+        naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::all())
+            .validate(module)
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn integer_struct_member_becomes_flat_and_validates() {
+        let plain = naga::front::wgsl::parse_str(INTEGER_IO).unwrap();
+        assert!(validate(&plain).is_err(), "naga 30 rejects the unpatched module");
+        let patched = integer_io_made_flat(INTEGER_IO).expect("needs the patch");
+        validate(&patched).unwrap();
+    }
+
+    #[test]
+    fn integer_argument_and_result_become_flat() {
+        let code = "
+            @vertex fn vs(@builtin(vertex_index) i: u32) -> @builtin(position) vec4<f32> { return vec4<f32>(0.0); }
+            @fragment fn fs(@location(0) id: vec2<i32>) -> @location(0) vec4<u32> { return vec4<u32>(u32(id.x)); }";
+        let patched = integer_io_made_flat(code).expect("needs the patch");
+        let ep = patched.entry_points.iter().find(|e| e.name == "fs").unwrap();
+        assert!(matches!(
+            ep.function.arguments[0].binding,
+            Some(Binding::Location { interpolation: Some(Interpolation::Flat), .. })
+        ));
+        validate(&patched).unwrap();
+    }
+
+    #[test]
+    fn nothing_to_patch_or_no_parse_gives_none() {
+        let floats = "@fragment fn fs(@location(0) c: vec4<f32>) -> @location(0) vec4<f32> { return c; }";
+        assert!(integer_io_made_flat(floats).is_none());
+        let explicit = "@fragment fn fs(@location(0) @interpolate(flat) c: u32) -> @location(0) vec4<f32> { return vec4<f32>(f32(c)); }";
+        assert!(integer_io_made_flat(explicit).is_none());
+        assert!(integer_io_made_flat("@location(0) fn (").is_none());
+        assert!(integer_io_made_flat("fn main() {}").is_none());
+    }
+}
