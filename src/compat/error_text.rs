@@ -98,6 +98,12 @@ pub(crate) fn native_error_text(err: &(dyn Error + 'static)) -> String {
 pub(crate) fn native_message_text(message: &str) -> String {
     let mut out = String::from("Validation Error\n\nCaused by:\n");
     let mut level = 1;
+    // Our own messages often start with the function's name, which the
+    // "In ..." line already gives.
+    let message = current()
+        .and_then(|name| message.strip_prefix(name))
+        .and_then(|rest| rest.strip_prefix(": "))
+        .unwrap_or(message);
     if let Some(line) = context_line() {
         push(&mut out, level, &line);
         level += 1;
@@ -168,7 +174,7 @@ mod tests {
         let saved = enter("wgpuDeviceCreateBuffer");
         note_label("bb");
         assert_eq!(
-            native_message_text("bad"),
+            native_message_text("wgpuDeviceCreateBuffer: bad"),
             "Validation Error\n\nCaused by:\n  In wgpuDeviceCreateBuffer, label = 'bb'\n    bad\n"
         );
         leave(saved);
