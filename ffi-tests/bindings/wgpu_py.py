@@ -1,11 +1,24 @@
 """wgpu-py (the Python binding written for wgpu-native) runs on wgpu-shim.
 
 wgpu-py dlopens the library named by WGPU_LIB_PATH, resolves every function
-of webgpu.h and wgpu.h at load time, maps buffers in AllowProcessEvents mode
-and waits for them in wgpuDevicePoll from its own poll thread. This runs a
-compute shader, reads results back three ways (queue.read_buffer, map_sync +
-read_mapped, a texture round trip) and checks that a validation error reaches
-Python as an exception.
+of webgpu.h and wgpu.h at load time, sets its log callback (which turns on
+wgpu-shim's wgpu-native compatibility: docs/DECISIONS.md), maps buffers in
+AllowProcessEvents mode and waits for them in wgpuDevicePoll. Each check
+below is one thing wgpu-py users do, through wgpu-py's own API:
+
+- compute, read back through queue.read_buffer and map_sync + read_mapped;
+- write_mapped with unaligned sizes and overlapping writes;
+- a texture round trip;
+- an offscreen render through a render pipeline with wgpu-py's default
+  chains (PrimitiveStateExtras), with integer inter-stage values without
+  @interpolate(flat), compared with reference/triangle.png (rendered by
+  wgpu-native v29.0.1.1 on lavapipe: run this script with --write-reference
+  and WGPU_LIB_PATH naming wgpu-native's library to make it again);
+- occlusion and timestamp queries;
+- GLSL and SPIR-V shader modules;
+- the error messages wgpu-py raises (wgpu-native's form, which it tests);
+- a second device from one adapter, and device release without a
+  device-lost report.
 
 Exit 0: passed; 1: failed; 77: skipped (wgpu-py 0.32 cannot be imported or
 installed here; the reason is printed).
@@ -15,6 +28,7 @@ import os
 import struct
 import subprocess
 import sys
+import traceback
 import venv
 from pathlib import Path
 
@@ -51,24 +65,85 @@ def ensure_wgpu_py() -> None:
     sys.exit(subprocess.run([str(py), __file__], env=env).returncode)
 
 
-def main() -> int:
-    ensure_wgpu_py()
-    import wgpu
-    import wgpu.backends.wgpu_native as wn
+HERE = Path(__file__).resolve().parent
+REFERENCE = HERE / "reference" / "triangle.png"
+SIZE = 64
 
-    lib = os.environ.get("WGPU_LIB_PATH", "")
-    assert "wgpu_shim" in lib, f"WGPU_LIB_PATH must name libwgpu_shim, not {lib!r}"
-    print("wgpu-py", wgpu.__version__, "on", wn._ffi.lib_path)
+# fill.comp, compiled with `glslangValidator -V --target-env vulkan1.0`:
+#   #version 450
+#   layout(local_size_x = 64) in;
+#   layout(set = 0, binding = 0) buffer Data { uint v[]; } data;
+#   void main() { uint i = gl_GlobalInvocationID.x; data.v[i] = i * 7u + 5u; }
+FILL_SPIRV_B64 = (
+    "AwIjBwAAAQALAAgAIQAAAAAAAAARAAIAAQAAAAsABgABAAAAR0xTTC5zdGQuNDUwAAAAAA4AAwAAAAAAAQAAAA8ABgAFAAAABAAA"
+    "AG1haW4AAAAACwAAABAABgAEAAAAEQAAAEAAAAABAAAAAQAAAAMAAwACAAAAwgEAAAUABAAEAAAAbWFpbgAAAAAFAAMACAAAAGkA"
+    "AAAFAAgACwAAAGdsX0dsb2JhbEludm9jYXRpb25JRAAAAAUABAARAAAARGF0YQAAAAAGAAQAEQAAAAAAAAB2AAAABQAEABMAAABk"
+    "YXRhAAAAAEcABAALAAAACwAAABwAAABHAAQAEAAAAAYAAAAEAAAASAAFABEAAAAAAAAAIwAAAAAAAABHAAMAEQAAAAMAAABHAAQA"
+    "EwAAACIAAAAAAAAARwAEABMAAAAhAAAAAAAAAEcABAAgAAAACwAAABkAAAATAAIAAgAAACEAAwADAAAAAgAAABUABAAGAAAAIAAA"
+    "AAAAAAAgAAQABwAAAAcAAAAGAAAAFwAEAAkAAAAGAAAAAwAAACAABAAKAAAAAQAAAAkAAAA7AAQACgAAAAsAAAABAAAAKwAEAAYA"
+    "AAAMAAAAAAAAACAABAANAAAAAQAAAAYAAAAdAAMAEAAAAAYAAAAeAAMAEQAAABAAAAAgAAQAEgAAAAIAAAARAAAAOwAEABIAAAAT"
+    "AAAAAgAAABUABAAUAAAAIAAAAAEAAAArAAQAFAAAABUAAAAAAAAAKwAEAAYAAAAYAAAABwAAACsABAAGAAAAGgAAAAUAAAAgAAQA"
+    "HAAAAAIAAAAGAAAAKwAEAAYAAAAeAAAAQAAAACsABAAGAAAAHwAAAAEAAAAsAAYACQAAACAAAAAeAAAAHwAAAB8AAAA2AAUAAgAA"
+    "AAQAAAAAAAAAAwAAAPgAAgAFAAAAOwAEAAcAAAAIAAAABwAAAEEABQANAAAADgAAAAsAAAAMAAAAPQAEAAYAAAAPAAAADgAAAD4A"
+    "AwAIAAAADwAAAD0ABAAGAAAAFgAAAAgAAAA9AAQABgAAABcAAAAIAAAAhAAFAAYAAAAZAAAAFwAAABgAAACAAAUABgAAABsAAAAZ"
+    "AAAAGgAAAEEABgAcAAAAHQAAABMAAAAVAAAAFgAAAD4AAwAdAAAAGwAAAP0AAQA4AAEA"
+)
 
-    adapter = wgpu.gpu.request_adapter_sync(power_preference="high-performance")
-    print("adapter:", adapter.info["device"], adapter.info["adapter_type"])
-    device = adapter.request_device_sync()
+FILL_GLSL = """#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) buffer Data { uint v[]; } data;
+void main() { uint i = gl_GlobalInvocationID.x; data.v[i] = i * 7u + 5u; }
+"""
 
+FILL_WGSL = """
+@group(0) @binding(0) var<storage, read_write> v: array<u32>;
+@compute @workgroup_size(64) fn main(@builtin(global_invocation_id) i: vec3<u32>) { v[i.x] = i.x * 7u + 5u; }
+"""
+
+TRIANGLE_WGSL = """
+struct V {
+    @builtin(position) pos: vec4<f32>,
+    @location(0) color: vec4<f32>,
+    @location(1) corner: u32,
+};
+@vertex fn vs(@builtin(vertex_index) i: u32) -> V {
+    var p = array<vec2<f32>, 3>(vec2<f32>(0.0, 0.8), vec2<f32>(-0.8, -0.7), vec2<f32>(0.8, -0.6));
+    var c = array<vec4<f32>, 3>(vec4<f32>(1.0, 0.0, 0.0, 1.0), vec4<f32>(0.0, 1.0, 0.0, 1.0), vec4<f32>(0.0, 0.0, 1.0, 1.0));
+    var v: V;
+    v.pos = vec4<f32>(p[i], 0.0, 1.0);
+    v.color = c[i];
+    v.corner = i;
+    return v;
+}
+@fragment fn fs(in: V) -> @location(0) vec4<f32> {
+    // `corner` is an integer without @interpolate(flat): naga 29 made it
+    // flat (the provoking vertex's), and wgpu-native accepts it.
+    return in.color * (0.5 + 0.25 * f32(in.corner));
+}
+"""
+
+
+def compute_with(device, wgpu, module, n, entry_point="main"):
+    """Runs `module` over an n-word storage buffer; returns the words."""
+    storage = device.create_buffer(size=n * 4, usage=wgpu.BufferUsage.STORAGE | wgpu.BufferUsage.COPY_SRC)
+    pipeline = device.create_compute_pipeline(layout="auto", compute={"module": module, "entry_point": entry_point})
+    bind_group = device.create_bind_group(
+        layout=pipeline.get_bind_group_layout(0), entries=[{"binding": 0, "resource": {"buffer": storage}}]
+    )
+    encoder = device.create_command_encoder()
+    compute = encoder.begin_compute_pass()
+    compute.set_pipeline(pipeline)
+    compute.set_bind_group(0, bind_group)
+    compute.dispatch_workgroups(n // 64)
+    compute.end()
+    device.queue.submit([encoder.finish()])
+    return list(struct.unpack(f"<{n}I", device.queue.read_buffer(storage)))
+
+
+def check_compute_and_reads(wgpu, device, ctx):
     n = 4096
     data = struct.pack(f"<{n}I", *range(n))
-    storage = device.create_buffer_with_data(
-        data=data, usage=wgpu.BufferUsage.STORAGE | wgpu.BufferUsage.COPY_SRC
-    )
+    storage = device.create_buffer_with_data(data=data, usage=wgpu.BufferUsage.STORAGE | wgpu.BufferUsage.COPY_SRC)
     shader = device.create_shader_module(
         code="""
         @group(0) @binding(0) var<storage, read_write> d: array<u32>;
@@ -88,12 +163,8 @@ def main() -> int:
     compute.end()
     device.queue.submit([encoder.finish()])
     want = [i * 3 + 1 for i in range(n)]
-
-    # 1. queue.read_buffer (a staging buffer, map and poll inside wgpu-py).
     got = list(struct.unpack(f"<{n}I", device.queue.read_buffer(storage)))
     assert got == want, ("read_buffer", got[:8])
-
-    # 2. An explicit MAP_READ buffer: map_sync waits in wgpuDevicePoll.
     readback = device.create_buffer(size=n * 4, usage=wgpu.BufferUsage.MAP_READ | wgpu.BufferUsage.COPY_DST)
     encoder = device.create_command_encoder()
     encoder.copy_buffer_to_buffer(storage, 0, readback, 0, n * 4)
@@ -102,32 +173,227 @@ def main() -> int:
         readback.map_sync(wgpu.MapMode.READ)
         got = list(struct.unpack(f"<{n}I", readback.read_mapped()))
         readback.unmap()
-        assert got == want, ("map_sync", got[:8])
+        assert got == want, ("map_sync + read_mapped", got[:8])
 
-    # 3. A texture round trip.
+
+def check_write_mapped(wgpu, device, ctx):
+    upload = device.create_buffer(size=64, usage=wgpu.BufferUsage.MAP_WRITE | wgpu.BufferUsage.COPY_SRC)
+    upload.map_sync(wgpu.MapMode.WRITE)
+    upload.write_mapped(bytes([1] * 64), 0)
+    upload.write_mapped(bytes([2] * 6), 8)  # 6 bytes: a range of 8, overlapping the first
+    upload.write_mapped(bytes([3] * 4), 8)  # the same bytes again
+    upload.write_mapped(bytes([4] * 10), 40)
+    upload.unmap()
+    readback = device.create_buffer(size=64, usage=wgpu.BufferUsage.MAP_READ | wgpu.BufferUsage.COPY_DST)
+    encoder = device.create_command_encoder()
+    encoder.copy_buffer_to_buffer(upload, 0, readback, 0, 64)
+    device.queue.submit([encoder.finish()])
+    readback.map_sync(wgpu.MapMode.READ)
+    got = bytes(readback.read_mapped())
+    readback.unmap()
+    want = bytes([1] * 8 + [3] * 4 + [2] * 2 + [1] * 26 + [4] * 10 + [1] * 14)
+    assert got == want, got
+
+
+def check_texture_round_trip(wgpu, device, ctx):
     size = (16, 8, 1)
     texels = bytes(range(256)) * 2  # 16 x 8 RGBA8
     texture = device.create_texture(
-        size=size,
-        format=wgpu.TextureFormat.rgba8unorm,
-        usage=wgpu.TextureUsage.COPY_DST | wgpu.TextureUsage.COPY_SRC,
+        size=size, format=wgpu.TextureFormat.rgba8unorm, usage=wgpu.TextureUsage.COPY_DST | wgpu.TextureUsage.COPY_SRC
     )
     device.queue.write_texture({"texture": texture}, texels, {"bytes_per_row": 64, "rows_per_image": 8}, size)
     back = device.queue.read_texture({"texture": texture}, {"bytes_per_row": 64, "rows_per_image": 8}, size)
     assert bytes(back) == texels, "texture round trip"
 
-    # 4. A validation error surfaces in Python.
-    raised = False
-    try:
-        device.create_buffer(size=256, usage=wgpu.BufferUsage.MAP_READ | wgpu.BufferUsage.STORAGE)
-    except Exception as e:  # noqa: BLE001 - wgpu-py raises GPUValidationError
-        raised = "Validation" in type(e).__name__ or "usage" in str(e).lower()
-        print("validation error raised:", type(e).__name__)
-    assert raised, "an invalid buffer usage did not raise"
 
+def render_triangle(wgpu, device, occlusion=None):
+    """The triangle, rendered offscreen; returns its RGBA bytes."""
+    texture = device.create_texture(
+        size=(SIZE, SIZE, 1),
+        format=wgpu.TextureFormat.rgba8unorm,
+        usage=wgpu.TextureUsage.RENDER_ATTACHMENT | wgpu.TextureUsage.COPY_SRC,
+    )
+    module = device.create_shader_module(code=TRIANGLE_WGSL)
+    pipeline = device.create_render_pipeline(
+        layout="auto",
+        vertex={"module": module, "entry_point": "vs"},
+        primitive={"topology": wgpu.PrimitiveTopology.triangle_list, "cull_mode": wgpu.CullMode.none},
+        fragment={"module": module, "entry_point": "fs", "targets": [{"format": wgpu.TextureFormat.rgba8unorm}]},
+    )
+    encoder = device.create_command_encoder()
+    pass_args = {}
+    if occlusion is not None:
+        pass_args["occlusion_query_set"] = occlusion
+    rp = encoder.begin_render_pass(
+        color_attachments=[
+            {
+                "view": texture.create_view(),
+                "clear_value": (0.1, 0.2, 0.3, 1.0),
+                "load_op": wgpu.LoadOp.clear,
+                "store_op": wgpu.StoreOp.store,
+            }
+        ],
+        **pass_args,
+    )
+    rp.set_pipeline(pipeline)
+    if occlusion is not None:
+        rp.begin_occlusion_query(0)
+    rp.draw(3)
+    if occlusion is not None:
+        rp.end_occlusion_query()
+    rp.end()
+    device.queue.submit([encoder.finish()])
+    data = device.queue.read_texture(
+        {"texture": texture}, {"bytes_per_row": SIZE * 4, "rows_per_image": SIZE}, (SIZE, SIZE, 1)
+    )
+    return bytes(data)
+
+
+def check_render_matches_reference(wgpu, device, ctx):
+    sys.path.insert(0, str(HERE))
+    import png_rgba
+
+    image = render_triangle(wgpu, device)
+    if ctx["write_reference"]:
+        REFERENCE.parent.mkdir(exist_ok=True)
+        png_rgba.write(REFERENCE, SIZE, SIZE, image)
+        print(f"  wrote {REFERENCE}")
+        return
+    width, height, reference = png_rgba.read(REFERENCE)
+    assert (width, height) == (SIZE, SIZE)
+    differ = png_rgba.compare(image, reference)
+    print(f"  {differ:.2%} of the pixels differ from the reference")
+    assert differ <= 0.01, f"{differ:.2%} of the pixels differ from {REFERENCE.name}"
+    background = image[:4]
+    assert background == bytes([26, 51, 76, 255]), background  # the clear colour
+    center = image[(SIZE // 2 * SIZE + SIZE // 2) * 4 : (SIZE // 2 * SIZE + SIZE // 2) * 4 + 4]
+    assert center != background, "nothing was drawn"
+
+
+def check_queries(wgpu, device, ctx):
+    occlusion = device.create_query_set(type=wgpu.QueryType.occlusion, count=1)
+    render_triangle(wgpu, device, occlusion)
+    resolved = device.create_buffer(size=256, usage=wgpu.BufferUsage.QUERY_RESOLVE | wgpu.BufferUsage.COPY_SRC)
+    encoder = device.create_command_encoder()
+    encoder.resolve_query_set(occlusion, 0, 1, resolved, 0)
+    device.queue.submit([encoder.finish()])
+    (samples,) = struct.unpack("<Q", device.queue.read_buffer(resolved)[:8])
+    assert samples > 0, "the occlusion query counted no sample"
+    if "timestamp-query" in device.features:
+        stamps = device.create_query_set(type=wgpu.QueryType.timestamp, count=2)
+        encoder = device.create_command_encoder()
+        cp = encoder.begin_compute_pass(
+            timestamp_writes={"query_set": stamps, "beginning_of_pass_write_index": 0, "end_of_pass_write_index": 1}
+        )
+        cp.end()
+        encoder.resolve_query_set(stamps, 0, 2, resolved, 0)
+        device.queue.submit([encoder.finish()])
+        t0, t1 = struct.unpack("<QQ", device.queue.read_buffer(resolved)[:16])
+        assert t1 >= t0, (t0, t1)
+
+
+def check_glsl_and_spirv(wgpu, device, ctx):
+    import base64
+
+    n = 256
+    want = [i * 7 + 5 for i in range(n)]
+    glsl = device.create_shader_module(label="fill comp", code=FILL_GLSL)  # the label names the stage
+    assert compute_with(device, wgpu, glsl, n) == want, "GLSL compute"
+    spirv = device.create_shader_module(code=base64.b64decode(FILL_SPIRV_B64))
+    assert compute_with(device, wgpu, spirv, n) == want, "SPIR-V compute"
+
+
+def check_error_messages(wgpu, device, ctx):
+    try:
+        device.create_shader_module(code="fn main( {")
+    except wgpu.GPUValidationError as e:
+        message = e.message
+    else:
+        raise AssertionError("a WGSL syntax error did not raise")
+    head = "Validation Error\n\nCaused by:\n  In wgpuDeviceCreateShaderModule\n\nShader '' parsing error: "
+    assert message.startswith(head), repr(message[:160])
+    assert "wgsl:1:10" in message, repr(message)
+    try:
+        device.create_buffer(label="bad", size=256, usage=wgpu.BufferUsage.MAP_READ | wgpu.BufferUsage.STORAGE)
+    except wgpu.GPUValidationError as e:
+        message = e.message
+    else:
+        raise AssertionError("an invalid buffer usage did not raise")
+    head = "Validation Error\n\nCaused by:\n  In wgpuDeviceCreateBuffer, label = 'bad'\n    "
+    assert message.startswith(head), repr(message[:160])
+
+
+def check_devices(wgpu, device, ctx):
+    adapter = ctx["adapter"]
+    extra = [adapter.request_device_sync() for _ in range(2)]  # one adapter, more devices
+    for d in extra:
+        assert compute_with(d, wgpu, d.create_shader_module(code=FILL_WGSL), 64) == [i * 7 + 5 for i in range(64)]
+        d.destroy()
+    del extra
+    dropped = adapter.request_device_sync()
+    del dropped
+    import gc
+
+    gc.collect()
+    lost = [r for r in ctx["log"] if "DEVICE LOST" in r.getMessage()]
+    # destroy() reports the loss (the standard's `Destroyed`; wgpu-native
+    # v29 never calls the callback of a destroyed device); a device that is
+    # only released does not (as on wgpu-native).
+    assert len(lost) == 2, [r.getMessage() for r in lost]
+
+
+CHECKS = [
+    check_compute_and_reads,
+    check_write_mapped,
+    check_texture_round_trip,
+    check_render_matches_reference,
+    check_queries,
+    check_glsl_and_spirv,
+    check_error_messages,
+    check_devices,
+]
+
+
+def main() -> int:
+    ensure_wgpu_py()
+    import logging
+
+    import wgpu
+    import wgpu.backends.wgpu_native as wn
+
+    write_reference = "--write-reference" in sys.argv
+    lib = os.environ.get("WGPU_LIB_PATH", "")
+    if not write_reference:
+        assert "wgpu_shim" in lib, f"WGPU_LIB_PATH must name libwgpu_shim, not {lib!r}"
+    print("wgpu-py", wgpu.__version__, "on", wn._ffi.lib_path)
+
+    records = []
+
+    class Keep(logging.Handler):
+        def emit(self, record):
+            records.append(record)
+
+    logging.getLogger("wgpu").addHandler(Keep())
+    adapter = wgpu.gpu.request_adapter_sync(power_preference="high-performance")
+    print("adapter:", adapter.info["vendor"], "/", adapter.info["device"], adapter.info["adapter_type"])
+    device = adapter.request_device_sync()
+    ctx = {"adapter": adapter, "log": records, "write_reference": write_reference}
+    checks = [check_render_matches_reference] if write_reference else CHECKS
+    passed = failed = 0
+    for check in checks:
+        name = check.__name__[len("check_") :]
+        try:
+            check(wgpu, device, ctx)
+        except Exception:  # noqa: BLE001 - every failure is reported, then the next check runs
+            failed += 1
+            print(f"FAIL {name}")
+            traceback.print_exc()
+        else:
+            passed += 1
+            print(f"ok   {name}")
     device.destroy()
-    print("wgpu-py on wgpu-shim: OK")
-    return 0
+    print(f"wgpu-py: {passed} passed, {failed} failed")
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":
