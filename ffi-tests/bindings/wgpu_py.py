@@ -26,43 +26,19 @@ installed here; the reason is printed).
 
 import os
 import struct
-import subprocess
 import sys
 import traceback
-import venv
 from pathlib import Path
 
-SKIP = 77
 WGPU_PY = "wgpu==0.32.0"
 
 
 def ensure_wgpu_py() -> None:
     """Re-runs this script in a venv with wgpu-py when it cannot be imported."""
-    try:
-        import wgpu  # noqa: F401
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import venv_util
 
-        return
-    except ImportError:
-        pass
-    if os.environ.get("WGPU_SHIM_IN_VENV"):
-        print(f"SKIP: {WGPU_PY} is not importable in the venv")
-        sys.exit(SKIP)
-    env_dir = Path(os.environ.get("WGPU_PY_VENV", Path(__file__).resolve().parent / ".wgpu-py-venv"))
-    py = env_dir / "bin" / "python"
-    if not py.exists():
-        try:
-            venv.create(env_dir, with_pip=True)
-        except Exception as e:  # noqa: BLE001 - any failure means: cannot run here
-            print(f"SKIP: cannot create a venv for {WGPU_PY}: {e}")
-            sys.exit(SKIP)
-    check = subprocess.run([str(py), "-c", "import wgpu"], capture_output=True)
-    if check.returncode != 0:
-        pip = subprocess.run([str(py), "-m", "pip", "install", "--quiet", WGPU_PY], capture_output=True, text=True)
-        if pip.returncode != 0:
-            print(f"SKIP: pip install {WGPU_PY} failed (no network?):\n{pip.stderr[-800:]}")
-            sys.exit(SKIP)
-    env = dict(os.environ, WGPU_SHIM_IN_VENV="1")
-    sys.exit(subprocess.run([str(py), __file__], env=env).returncode)
+    venv_util.ensure([WGPU_PY], "wgpu", "WGPU_PY_VENV", Path(__file__).resolve().parent / ".wgpu-py-venv")
 
 
 HERE = Path(__file__).resolve().parent
