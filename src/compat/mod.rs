@@ -65,6 +65,9 @@ pub(crate) enum Rule {
     IntegerIoDefaultsToFlat,
     /// A render bundle encoder with no color format and no depth format.
     RenderBundleWithoutAttachments,
+    /// The `nextInChain` of an output struct (`WGPUSurfaceTexture`,
+    /// `WGPUAdapterInfo`, ...) is not read: wgpu-native never reads it.
+    UnreadOutputChain,
     /// Releasing a device's last reference does not call its lost callback.
     SilentDeviceRelease,
 }

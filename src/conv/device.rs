@@ -226,7 +226,7 @@ unsafe fn free_owned_str(view: WGPUStringView) {
 /// Fills a C adapter info (its chain must be empty).
 pub(crate) fn write_adapter_info(out: &mut WGPUAdapterInfo, info: &wgt::AdapterInfo) -> ApiResult<()> {
     // SAFETY: the caller of the exported function promises a valid chain.
-    unsafe { crate::ffi::chain::expect_none(out.nextInChain, "WGPUAdapterInfo") }?;
+    unsafe { crate::ffi::chain::expect_none_out(out.nextInChain, "WGPUAdapterInfo") }?;
     // As wgpu-native reports them: the driver's name as the vendor (engines
     // recognise lavapipe by "llvmpipe"), its version string as the
     // description; a driver that names itself not falls back to the PCI

@@ -66,6 +66,21 @@ impl Chain {
     }
 }
 
+/// [`expect_none`] for an output struct the application hands in to be
+/// filled. wgpu-native never reads these chains, and programs written for
+/// it leave them uninitialised (`WGPUSurfaceTexture st;`): under wgpu-native
+/// compatibility (`compat::Rule::UnreadOutputChain`) the chain is not read.
+///
+/// # Safety
+/// As [`Chain::walk`], unless wgpu-native compatibility is on.
+pub(crate) unsafe fn expect_none_out(next: *const WGPUChainedStruct, owner: &str) -> ApiResult<()> {
+    if !next.is_null() && crate::compat::allows(crate::compat::Rule::UnreadOutputChain) {
+        return Ok(());
+    }
+    // SAFETY: forwarded from the caller.
+    unsafe { expect_none(next, owner) }
+}
+
 /// Rejects any chain on a struct that no extension extends.
 ///
 /// # Safety

@@ -134,7 +134,7 @@ pub unsafe extern "C" fn wgpuCreateInstance(descriptor: *const WGPUInstanceDescr
             // SAFETY: as above.
             if let Some(limits) = unsafe { desc.requiredLimits.as_ref() } {
                 // SAFETY: as above.
-                unsafe { crate::ffi::chain::expect_none(limits.nextInChain, "WGPUInstanceLimits") }?;
+                unsafe { crate::ffi::chain::expect_none_out(limits.nextInChain, "WGPUInstanceLimits") }?;
                 if limits.timedWaitAnyMaxCount > TIMED_WAIT_ANY_MAX_COUNT {
                     return Err(reject!(
                         "requiredLimits.timedWaitAnyMaxCount is {}, above the supported {TIMED_WAIT_ANY_MAX_COUNT}",
@@ -212,7 +212,7 @@ pub unsafe extern "C" fn wgpuGetInstanceLimits(limits: *mut WGPUInstanceLimits) 
         let out = unsafe { boundary::out_arg(limits, "limits") }?;
         // SAFETY: the chain is valid (caller); an unknown link leaves the
         // output untouched.
-        unsafe { crate::ffi::chain::expect_none(out.nextInChain, "WGPUInstanceLimits") }?;
+        unsafe { crate::ffi::chain::expect_none_out(out.nextInChain, "WGPUInstanceLimits") }?;
         out.timedWaitAnyMaxCount = TIMED_WAIT_ANY_MAX_COUNT;
         Ok(WGPUStatus::Success)
     })

@@ -181,7 +181,7 @@ pub unsafe extern "C" fn wgpuSurfaceGetCurrentTexture(surface: WGPUSurface, surf
         out.texture = std::ptr::null_mut();
         out.status = WGPUSurfaceGetCurrentTextureStatus::Error;
         // SAFETY: the chain is valid (caller).
-        unsafe { crate::ffi::chain::expect_none(out.nextInChain, "WGPUSurfaceTexture") }?;
+        unsafe { crate::ffi::chain::expect_none_out(out.nextInChain, "WGPUSurfaceTexture") }?;
         let acquired = surface.acquire()?;
         out.status = acquired.status;
         out.texture = acquired.texture.map_or(std::ptr::null_mut(), Handle::into_raw);

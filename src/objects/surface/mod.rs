@@ -320,7 +320,7 @@ pub unsafe extern "C" fn wgpuSurfaceGetCapabilities(
                 boundary::arg::<Adapter>(adapter, "adapter")?,
                 boundary::out_arg(capabilities, "capabilities")?,
             );
-            crate::ffi::chain::expect_none(handles.2.nextInChain, "WGPUSurfaceCapabilities")?;
+            crate::ffi::chain::expect_none_out(handles.2.nextInChain, "WGPUSurfaceCapabilities")?;
             handles
         };
         let caps = core_capabilities(surface, adapter).map_err(|why| reject!("{why}"))?;
