@@ -51,12 +51,14 @@ impl Registry {
         find_sleeper: FindSleeper<'_>,
         kick: &dyn Fn(u64),
     ) -> Result<WGPUWaitStatus, String> {
-        if infos.is_empty() {
-            return Ok(WGPUWaitStatus::Success);
-        }
+        // The timed-wait rule comes first, as in Dawn: a timeout without
+        // the feature is an error even with nothing listed.
         let timed = timeout_ns > 0;
         if timed && !rules.timed {
             return Err("a wait with a timeout needs the TimedWaitAny instance feature".into());
+        }
+        if infos.is_empty() {
+            return Ok(WGPUWaitStatus::Success);
         }
         if timed && infos.len() > rules.max_count {
             return Err(format!(
@@ -110,6 +112,9 @@ impl Registry {
                     }
                     Lookup::Live(key) => match inner.events[key].state {
                         State::Pending => {
+                            // `completed` is an output: whatever the caller
+                            // left there, it tells.
+                            info.completed = 0;
                             if let Source::Queue(serial) = inner.events[key].source() {
                                 if !queues.contains(&serial) {
                                     queues.push(serial);
@@ -134,7 +139,11 @@ impl Registry {
                                 stolen.push((inner.events[key].seq, body));
                             }
                         }
-                        State::Delivering => others_delivering = true,
+                        State::Delivering => {
+                            // Complete once that delivery ends (rescanned).
+                            info.completed = 0;
+                            others_delivering = true;
+                        }
                     },
                 }
             }
@@ -161,6 +170,14 @@ impl Registry {
                 continue;
             }
             if any_complete {
+                // Whatever it returns, a wait moves every listed future's
+                // device on: an application that polls a completed future
+                // together with pending queue work must see that work
+                // complete in a later poll.
+                if !queues.is_empty() {
+                    drop(inner);
+                    queues.iter().for_each(|&q| kick(q));
+                }
                 return Ok(WGPUWaitStatus::Success);
             }
             if timeout_ns == 0 || expired {
@@ -253,6 +270,49 @@ mod tests {
         let mut second = [info(f2)];
         assert_eq!(reg.wait_any(&mut second, u64::MAX, &RULES, &|_| None, &|_| {}), Ok(WGPUWaitStatus::Success));
         assert_eq!(runs.load(Ordering::SeqCst), 11);
+    }
+
+    #[test]
+    fn completed_is_an_output() {
+        let reg = Registry::new();
+        let (f1, c1) = reg.register::<()>(Mode::WaitAnyOnly, Source::Cpu, |_| {});
+        let (f2, _c2) = reg.register::<()>(Mode::WaitAnyOnly, Source::Queue(7), |_| {});
+        let mut list = [WGPUFutureWaitInfo { future: f2, completed: 1 }];
+        assert_eq!(reg.wait_any(&mut list, 0, &RULES, &|_| None, &|_| {}), Ok(WGPUWaitStatus::TimedOut));
+        assert_eq!(list[0].completed, 0, "a pending future left TRUE by the caller reads FALSE");
+        c1.complete(());
+        let mut both =
+            [WGPUFutureWaitInfo { future: f1, completed: 0 }, WGPUFutureWaitInfo { future: f2, completed: 1 }];
+        assert_eq!(reg.wait_any(&mut both, 0, &RULES, &|_| None, &|_| {}), Ok(WGPUWaitStatus::Success));
+        assert_eq!((both[0].completed, both[1].completed), (1, 0));
+    }
+
+    #[test]
+    fn a_wait_that_returns_early_still_moves_pending_queues() {
+        let reg = Registry::new();
+        let (done, c1) = reg.register::<()>(Mode::WaitAnyOnly, Source::Cpu, |_| {});
+        let (pending, _c2) = reg.register::<()>(Mode::WaitAnyOnly, Source::Queue(7), |_| {});
+        c1.complete(());
+        let kicked = AtomicUsize::new(0);
+        let kick = |q: u64| {
+            assert_eq!(q, 7);
+            kicked.fetch_add(1, Ordering::SeqCst);
+        };
+        for _ in 0..3 {
+            let mut list = [info(done), info(pending)];
+            assert_eq!(reg.wait_any(&mut list, 0, &RULES, &|_| None, &kick), Ok(WGPUWaitStatus::Success));
+        }
+        assert_eq!(kicked.load(Ordering::SeqCst), 3, "every poll kicks the pending future's queue");
+    }
+
+    #[test]
+    fn a_timeout_needs_the_feature_even_with_nothing_listed() {
+        let reg = Registry::new();
+        let untimed = WaitRules { timed: false, ..RULES };
+        assert!(reg.wait_any(&mut [], 1, &untimed, &|_| None, &|_| {}).is_err());
+        assert!(reg.wait_any(&mut [], u64::MAX, &untimed, &|_| None, &|_| {}).is_err());
+        assert_eq!(reg.wait_any(&mut [], 0, &untimed, &|_| None, &|_| {}), Ok(WGPUWaitStatus::Success));
+        assert_eq!(reg.wait_any(&mut [], 5, &RULES, &|_| None, &|_| {}), Ok(WGPUWaitStatus::Success));
     }
 
     #[test]
