@@ -1,23 +1,34 @@
 //! wgpu.h's chained structs on the standard descriptors of pipelines,
 //! shaders, bindings and samplers: `WGPUPrimitiveStateExtras` (polygon mode,
-//! conservative rasterization).
+//! conservative rasterization) and `WGPUShaderSourceGLSL`.
 //!
 //! The standard code walks the chain of the struct each one extends,
 //! allowing the sType there and nowhere else, and calls these helpers to
 //! read the link. Whether the device has the feature a value needs
 //! (`PolygonModeLine`, `ConservativeRasterization`, ...) is wgpu-core's to
-//! check, as on wgpu-native. Errors are validation error messages.
+//! check, as on wgpu-native. Inner errors are validation error messages;
+//! outer ones synchronous rejections of malformed memory.
 
 #![allow(non_upper_case_globals)]
 
+use std::borrow::Cow;
+
+use wgpu_core::naga;
+use wgpu_core::pipeline::ShaderModuleSource;
 use wgpu_types as wgt;
 
 use super::abi::*;
-use crate::abi::{WGPUChainedStruct, WGPUSType};
+use crate::abi::{
+    WGPUChainedStruct, WGPUSType, WGPUShaderStage, WGPUShaderStage_Compute, WGPUShaderStage_Fragment,
+    WGPUShaderStage_Vertex,
+};
+use crate::ffi::boundary::{self, ApiResult};
 use crate::ffi::chain::Chain;
 
 /// The sType of `WGPUPrimitiveStateExtras`.
 pub(crate) const PRIMITIVE_STATE_EXTRAS: WGPUSType = WGPUSType(WGPUSType_PrimitiveStateExtras);
+/// The sType of `WGPUShaderSourceGLSL`.
+pub(crate) const SHADER_SOURCE_GLSL: WGPUSType = WGPUSType(WGPUSType_ShaderSourceGLSL);
 
 /// A `WGPUPolygonMode`.
 fn polygon_mode(mode: WGPUPolygonMode) -> Result<wgt::PolygonMode, String> {
@@ -51,6 +62,55 @@ pub(crate) unsafe fn primitive_state(
     Ok(())
 }
 
+/// The naga stage of a GLSL source: exactly one of vertex, fragment and
+/// compute.
+fn glsl_stage(stage: WGPUShaderStage) -> Result<naga::ShaderStage, String> {
+    Ok(match stage {
+        WGPUShaderStage_Vertex => naga::ShaderStage::Vertex,
+        WGPUShaderStage_Fragment => naga::ShaderStage::Fragment,
+        WGPUShaderStage_Compute => naga::ShaderStage::Compute,
+        other => {
+            return Err(format!("WGPUShaderSourceGLSL.stage {other:#x} is not one stage (Vertex, Fragment or Compute)"))
+        }
+    })
+}
+
+/// The shader source of a `WGPUShaderSourceGLSL`: its code for one stage,
+/// with the defines as preprocessor definitions (`#define name value`; a
+/// null value defines the name as empty). wgpu-core parses it with naga's
+/// GLSL front end.
+///
+/// # Safety
+/// The code view, the define array and its string views are valid.
+pub(crate) unsafe fn glsl_source<'a>(glsl: &WGPUShaderSourceGLSL) -> ApiResult<Result<ShaderModuleSource<'a>, String>> {
+    // SAFETY: the views and the array are valid (caller).
+    let (code, defines) = unsafe {
+        (
+            boundary::str_arg(glsl.code, "WGPUShaderSourceGLSL.code")?.or_empty(),
+            boundary::slice_arg(glsl.defines, glsl.defineCount as usize, "WGPUShaderSourceGLSL.defines")?,
+        )
+    };
+    let stage = match glsl_stage(glsl.stage) {
+        Ok(stage) => stage,
+        Err(why) => return Ok(Err(why)),
+    };
+    let mut options = naga::front::glsl::Options::from(stage);
+    for (i, d) in defines.iter().enumerate() {
+        // SAFETY: the define's views are valid (caller).
+        let (name, value) = unsafe {
+            (
+                boundary::str_arg(d.name, &format!("WGPUShaderSourceGLSL.defines[{i}].name"))?.or_empty(),
+                boundary::str_arg(d.value, &format!("WGPUShaderSourceGLSL.defines[{i}].value"))?.or_empty(),
+            )
+        };
+        if name.is_empty() {
+            return Ok(Err(format!("WGPUShaderSourceGLSL.defines[{i}] has an empty name")));
+        }
+        options.defines.insert(name.into_owned(), value.into_owned());
+    }
+    Ok(Ok(ShaderModuleSource::Glsl(Cow::Owned(code.into_owned()), options)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -78,5 +138,13 @@ mod tests {
             let other = link(WGPUSType::ShaderSourceWGSL);
             assert!(primitive_state(&other, &mut p).unwrap_err().contains("does not extend"));
         }
+    }
+
+    #[test]
+    fn glsl_stages() {
+        assert!(matches!(glsl_stage(WGPUShaderStage_Vertex), Ok(naga::ShaderStage::Vertex)));
+        assert!(matches!(glsl_stage(WGPUShaderStage_Compute), Ok(naga::ShaderStage::Compute)));
+        assert!(glsl_stage(0).is_err());
+        assert!(glsl_stage(WGPUShaderStage_Vertex | WGPUShaderStage_Fragment).is_err());
     }
 }
