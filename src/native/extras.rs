@@ -1,17 +1,21 @@
 //! wgpu.h's chained structs on the standard descriptors of pipelines,
 //! shaders, bindings and samplers: `WGPUPrimitiveStateExtras` (polygon mode,
-//! conservative rasterization) and `WGPUShaderSourceGLSL`.
+//! conservative rasterization), `WGPUShaderSourceGLSL` and
+//! `WGPUBindGroupLayoutEntryExtras` / `WGPUBindGroupEntryExtras` (binding
+//! arrays).
 //!
 //! The standard code walks the chain of the struct each one extends,
 //! allowing the sType there and nowhere else, and calls these helpers to
 //! read the link. Whether the device has the feature a value needs
-//! (`PolygonModeLine`, `ConservativeRasterization`, ...) is wgpu-core's to
-//! check, as on wgpu-native. Inner errors are validation error messages;
-//! outer ones synchronous rejections of malformed memory.
+//! (`PolygonModeLine`, `ConservativeRasterization`, `TextureBindingArray`,
+//! ...) is wgpu-core's to check, as on wgpu-native. Inner errors are
+//! validation error messages; outer ones synchronous rejections of
+//! malformed memory.
 
 #![allow(non_upper_case_globals)]
 
 use std::borrow::Cow;
+use std::num::NonZeroU32;
 
 use wgpu_core::naga;
 use wgpu_core::pipeline::ShaderModuleSource;
@@ -19,8 +23,8 @@ use wgpu_types as wgt;
 
 use super::abi::*;
 use crate::abi::{
-    WGPUChainedStruct, WGPUSType, WGPUShaderStage, WGPUShaderStage_Compute, WGPUShaderStage_Fragment,
-    WGPUShaderStage_Vertex,
+    WGPUBuffer, WGPUChainedStruct, WGPUSType, WGPUSampler, WGPUShaderStage, WGPUShaderStage_Compute,
+    WGPUShaderStage_Fragment, WGPUShaderStage_Vertex, WGPUTextureView,
 };
 use crate::ffi::boundary::{self, ApiResult};
 use crate::ffi::chain::Chain;
@@ -29,6 +33,10 @@ use crate::ffi::chain::Chain;
 pub(crate) const PRIMITIVE_STATE_EXTRAS: WGPUSType = WGPUSType(WGPUSType_PrimitiveStateExtras);
 /// The sType of `WGPUShaderSourceGLSL`.
 pub(crate) const SHADER_SOURCE_GLSL: WGPUSType = WGPUSType(WGPUSType_ShaderSourceGLSL);
+/// The sType of `WGPUBindGroupEntryExtras`.
+pub(crate) const BIND_GROUP_ENTRY_EXTRAS: WGPUSType = WGPUSType(WGPUSType_BindGroupEntryExtras);
+/// The sType of `WGPUBindGroupLayoutEntryExtras`.
+pub(crate) const BIND_GROUP_LAYOUT_ENTRY_EXTRAS: WGPUSType = WGPUSType(WGPUSType_BindGroupLayoutEntryExtras);
 
 /// A `WGPUPolygonMode`.
 fn polygon_mode(mode: WGPUPolygonMode) -> Result<wgt::PolygonMode, String> {
@@ -111,6 +119,58 @@ pub(crate) unsafe fn glsl_source<'a>(glsl: &WGPUShaderSourceGLSL) -> ApiResult<R
     Ok(Ok(ShaderModuleSource::Glsl(Cow::Owned(code.into_owned()), options)))
 }
 
+/// The array size of a bind group layout entry: a chained
+/// `WGPUBindGroupLayoutEntryExtras` with a non-zero `count` (wgpu-native's
+/// way), else the entry's own `bindingArraySize`; `None`: not an array.
+/// Both non-zero and different is an error.
+///
+/// # Safety
+/// `chain` was walked from the entry's chain.
+pub(crate) unsafe fn layout_entry_count(chain: &Chain, binding_array_size: u32) -> Result<Option<NonZeroU32>, String> {
+    // SAFETY: the sType names this struct.
+    let extras = unsafe { chain.get::<WGPUBindGroupLayoutEntryExtras>(BIND_GROUP_LAYOUT_ENTRY_EXTRAS) };
+    let count = extras.map_or(0, |e| e.count);
+    match (count, binding_array_size) {
+        (0, size) => Ok(NonZeroU32::new(size)),
+        (count, 0) => Ok(NonZeroU32::new(count)),
+        (count, size) if count == size => Ok(NonZeroU32::new(count)),
+        (count, size) => Err(format!(
+            "WGPUBindGroupLayoutEntryExtras.count {count} differs from the entry's bindingArraySize {size}"
+        )),
+    }
+}
+
+/// The resource lists of a `WGPUBindGroupEntryExtras` (each may be empty).
+pub(crate) struct EntryArrays<'a> {
+    pub(crate) buffers: &'a [WGPUBuffer],
+    pub(crate) samplers: &'a [WGPUSampler],
+    pub(crate) texture_views: &'a [WGPUTextureView],
+}
+
+/// The resource lists of the `WGPUBindGroupEntryExtras` in a bind group
+/// entry's chain, if one is there (a list of zero handles may be NULL).
+///
+/// # Safety
+/// `chain` was walked from the entry's chain; the arrays it holds are valid.
+pub(crate) unsafe fn entry_arrays<'a>(chain: &Chain) -> ApiResult<Option<EntryArrays<'a>>> {
+    // SAFETY: the sType names this struct.
+    let Some(extras) = (unsafe { chain.get::<WGPUBindGroupEntryExtras>(BIND_GROUP_ENTRY_EXTRAS) }) else {
+        return Ok(None);
+    };
+    // SAFETY: each array holds its count of handles (caller).
+    unsafe {
+        Ok(Some(EntryArrays {
+            buffers: boundary::slice_arg(extras.buffers, extras.bufferCount, "WGPUBindGroupEntryExtras.buffers")?,
+            samplers: boundary::slice_arg(extras.samplers, extras.samplerCount, "WGPUBindGroupEntryExtras.samplers")?,
+            texture_views: boundary::slice_arg(
+                extras.textureViews,
+                extras.textureViewCount,
+                "WGPUBindGroupEntryExtras.textureViews",
+            )?,
+        }))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -146,5 +206,23 @@ mod tests {
         assert!(matches!(glsl_stage(WGPUShaderStage_Compute), Ok(naga::ShaderStage::Compute)));
         assert!(glsl_stage(0).is_err());
         assert!(glsl_stage(WGPUShaderStage_Vertex | WGPUShaderStage_Fragment).is_err());
+    }
+
+    #[test]
+    fn layout_counts() {
+        let mut extras = WGPUBindGroupLayoutEntryExtras { chain: link(BIND_GROUP_LAYOUT_ENTRY_EXTRAS), count: 4 };
+        // SAFETY: the chains are NULL or one valid link, read as walked.
+        unsafe {
+            let none = Chain::walk(std::ptr::null(), "X", &[]).unwrap();
+            assert_eq!(layout_entry_count(&none, 0), Ok(None));
+            assert_eq!(layout_entry_count(&none, 3), Ok(NonZeroU32::new(3)));
+            let one = Chain::walk(&extras.chain, "X", &[BIND_GROUP_LAYOUT_ENTRY_EXTRAS]).unwrap();
+            assert_eq!(layout_entry_count(&one, 0), Ok(NonZeroU32::new(4)));
+            assert_eq!(layout_entry_count(&one, 4), Ok(NonZeroU32::new(4)));
+            assert!(layout_entry_count(&one, 5).is_err());
+            extras.count = 0;
+            let zero = Chain::walk(&extras.chain, "X", &[BIND_GROUP_LAYOUT_ENTRY_EXTRAS]).unwrap();
+            assert_eq!(layout_entry_count(&zero, 2), Ok(NonZeroU32::new(2)));
+        }
     }
 }
