@@ -146,30 +146,24 @@ pub(crate) enum EntryKind {
     Sampler,
     TextureView,
     ExternalTexture,
+    /// wgpu.h's `WGPUBindGroupEntryExtras.buffers`.
+    BufferArray,
+    /// wgpu.h's `WGPUBindGroupEntryExtras.samplers`.
+    SamplerArray,
+    /// wgpu.h's `WGPUBindGroupEntryExtras.textureViews`.
+    TextureViewArray,
 }
 
-/// Classifies a bind group entry by the resources it names: exactly one must
-/// be set.
-pub(crate) fn entry_kind(
-    binding: u32,
-    buffer: bool,
-    sampler: bool,
-    texture_view: bool,
-    external_texture: bool,
-) -> Result<EntryKind, String> {
-    let set: Vec<EntryKind> = [
-        (buffer, EntryKind::Buffer),
-        (sampler, EntryKind::Sampler),
-        (texture_view, EntryKind::TextureView),
-        (external_texture, EntryKind::ExternalTexture),
-    ]
-    .into_iter()
-    .filter_map(|(on, k)| on.then_some(k))
-    .collect();
-    match set.as_slice() {
+/// Classifies a bind group entry by the resources it names (`set` says,
+/// for each kind, whether the entry names it): exactly one must be set.
+pub(crate) fn entry_kind(binding: u32, set: &[(EntryKind, bool)]) -> Result<EntryKind, String> {
+    let named: Vec<EntryKind> = set.iter().filter_map(|&(k, on)| on.then_some(k)).collect();
+    match named.as_slice() {
         [one] => Ok(*one),
         [] => Err(format!("entry for binding {binding} names no resource (buffer, sampler and textureView are NULL)")),
-        _ => Err(format!("entry for binding {binding} names more than one resource; exactly one is allowed")),
+        _ => {
+            Err(format!("entry for binding {binding} names more than one resource ({named:?}); exactly one is allowed"))
+        }
     }
 }
 
@@ -283,9 +277,10 @@ mod tests {
 
     #[test]
     fn entry_kinds() {
-        assert_eq!(entry_kind(0, true, false, false, false), Ok(EntryKind::Buffer));
-        assert_eq!(entry_kind(0, false, false, true, false), Ok(EntryKind::TextureView));
-        assert!(entry_kind(0, false, false, false, false).is_err());
-        assert!(entry_kind(0, true, true, false, false).is_err());
+        use EntryKind as K;
+        assert_eq!(entry_kind(0, &[(K::Buffer, true), (K::Sampler, false)]), Ok(K::Buffer));
+        assert_eq!(entry_kind(0, &[(K::Buffer, false), (K::TextureViewArray, true)]), Ok(K::TextureViewArray));
+        assert!(entry_kind(0, &[(K::Buffer, false), (K::Sampler, false)]).is_err());
+        assert!(entry_kind(0, &[(K::Buffer, true), (K::BufferArray, true)]).unwrap_err().contains("more than one"));
     }
 }

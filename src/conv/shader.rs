@@ -54,7 +54,8 @@ fn location(f: impl FnOnce() -> Option<naga::SourceLocation>) -> Option<naga::So
 }
 
 /// The compilation message for a failed shader module creation: the error's
-/// text and, for WGSL parse and validation errors, where in the source it is.
+/// text and, for WGSL and GLSL parse errors and validation errors, where in
+/// the source it is.
 pub(crate) fn error_message(err: &CreateShaderModuleError) -> Message {
     match err {
         CreateShaderModuleError::Parsing(e) => {
@@ -64,6 +65,11 @@ pub(crate) fn error_message(err: &CreateShaderModuleError) -> Message {
                 text.push_str(note);
             }
             Message::error(text).at(location(|| e.inner.location(&e.source)))
+        }
+        CreateShaderModuleError::ParsingGlsl(e) => {
+            let lines: Vec<String> = e.inner.errors.iter().map(|err| err.kind.to_string()).collect();
+            let first = e.inner.errors.first();
+            Message::error(lines.join("\n")).at(location(|| first.and_then(|err| err.location(&e.source))))
         }
         CreateShaderModuleError::Validation(e) => {
             Message::error(crate::conv::describe(&*e.inner)).at(location(|| e.inner.location(&e.source)))
@@ -98,6 +104,21 @@ mod tests {
         assert!(m.line_pos >= 1);
         // The offset is in bytes: the 2-byte 'é' on line 1 counts twice.
         assert_eq!(line_start, 18);
+    }
+
+    #[test]
+    fn glsl_parse_errors_have_locations() {
+        let source = "#version 450\nvoid main() {\n  int x = ;\n}\n";
+        let options = naga::front::glsl::Options::from(naga::ShaderStage::Compute);
+        let inner = naga::front::glsl::Frontend::default().parse(&options, source).expect_err("the source is invalid");
+        let err = CreateShaderModuleError::ParsingGlsl(ShaderError {
+            source: source.to_string(),
+            label: None,
+            inner: Box::new(inner),
+        });
+        let m = error_message(&err);
+        assert!(!m.text.is_empty() && !m.text.contains("Error {"), "{}", m.text);
+        assert_eq!(m.line_num, 3);
     }
 
     #[test]

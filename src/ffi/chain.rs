@@ -60,6 +60,11 @@ impl Chain {
             .map(|(_, p)| unsafe { &*(*p as *const T) })
     }
 
+    /// Whether the chain holds a link of type `s_type`.
+    pub(crate) fn has(&self, s_type: WGPUSType) -> bool {
+        self.links.iter().any(|(s, _)| *s == s_type)
+    }
+
     /// Whether the chain is empty.
     pub(crate) fn is_empty(&self) -> bool {
         self.links.is_empty()

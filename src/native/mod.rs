@@ -13,6 +13,7 @@ pub mod abi;
 pub(crate) mod chains;
 mod commands;
 mod device;
+pub(crate) mod extras;
 mod info;
 pub(crate) mod log;
 mod poll;

@@ -1,6 +1,7 @@
 //! `WGPUBindGroup`.
 //!
-//! Entries may bind buffers, samplers and texture views. External textures
+//! Entries may bind buffers, samplers and texture views, or arrays of one
+//! of them (wgpu.h's `WGPUBindGroupEntryExtras`). External textures
 //! are not implemented by this library: an entry that names one is a
 //! validation error (the bind group is invalid).
 
@@ -47,56 +48,112 @@ impl Drop for BindGroup {
 refcounted!(BindGroup, WGPUBindGroup, wgpuBindGroupAddRef, wgpuBindGroupRelease);
 set_label!(BindGroup, WGPUBindGroup, wgpuBindGroupSetLabel);
 
-/// Reads one entry. The outer error is a synchronous rejection (a handle of
-/// the wrong type), the inner one a validation error.
+/// Resolves the handles of one list of a `WGPUBindGroupEntryExtras`. A
+/// NULL handle is a validation error (`Ok(Err)`), one of the wrong type a
+/// rejection.
 ///
 /// # Safety
-/// The entry's chain is valid; its handles are NULL or live.
+/// The handles are NULL or live.
+unsafe fn array_ids<T: Object, R>(
+    handles: &[*mut T::Raw],
+    what: &str,
+    id: impl Fn(&T) -> R,
+) -> ApiResult<Result<Vec<R>, String>> {
+    let mut out = Vec::with_capacity(handles.len());
+    for (j, &h) in handles.iter().enumerate() {
+        // SAFETY: the handle is NULL or live (caller).
+        match unsafe { boundary::opt_arg::<T>(h, &format!("{what}[{j}]")) }? {
+            Some(object) => out.push(id(object)),
+            None => return Ok(Err(format!("{what}[{j}] is NULL"))),
+        }
+    }
+    Ok(Ok(out))
+}
+
+/// Reads one entry: one resource of the entry itself, an external texture
+/// (chained; not supported) or one list of wgpu.h's chained
+/// `WGPUBindGroupEntryExtras` (a binding array; buffers all take the
+/// entry's `offset` and `size`). The outer error is a synchronous rejection
+/// (a handle of the wrong type), the inner one a validation error.
+///
+/// # Safety
+/// The entry's chain and the arrays it holds are valid; its handles are
+/// NULL or live.
 unsafe fn read_entry(i: usize, e: &WGPUBindGroupEntry) -> ApiResult<Result<BindGroupEntry<'static>, String>> {
+    use crate::native::extras::{entry_arrays, BIND_GROUP_ENTRY_EXTRAS};
+    let allowed = [WGPUSType::ExternalTextureBindingEntry, BIND_GROUP_ENTRY_EXTRAS];
     // SAFETY: the chain is valid (caller).
-    let chain =
-        match unsafe { Chain::walk(e.nextInChain, "WGPUBindGroupEntry", &[WGPUSType::ExternalTextureBindingEntry]) } {
-            Ok(chain) => chain,
-            Err(why) => return Ok(Err(crate::conv::chain_error(why))),
-        };
-    // SAFETY: the buffer handle is NULL or live (caller).
-    let buffer = unsafe { boundary::opt_arg::<Buffer>(e.buffer, &format!("entries[{i}].buffer")) }?;
+    let chain = match unsafe { Chain::walk(e.nextInChain, "WGPUBindGroupEntry", &allowed) } {
+        Ok(chain) => chain,
+        Err(why) => return Ok(Err(crate::conv::chain_error(why))),
+    };
+    // SAFETY: the buffer handle is NULL or live and the extras' arrays are
+    // valid (caller).
+    let (buffer, arrays) =
+        unsafe { (boundary::opt_arg::<Buffer>(e.buffer, &format!("entries[{i}].buffer"))?, entry_arrays(&chain)?) };
+    let (buffers, samplers, views) = match &arrays {
+        Some(a) => (a.buffers, a.samplers, a.texture_views),
+        None => (&[][..], &[][..], &[][..]),
+    };
     let kind = crate::conv::binding::entry_kind(
         e.binding,
-        buffer.is_some(),
-        !e.sampler.is_null(),
-        !e.textureView.is_null(),
-        !chain.is_empty(),
+        &[
+            (EntryKind::Buffer, buffer.is_some()),
+            (EntryKind::Sampler, !e.sampler.is_null()),
+            (EntryKind::TextureView, !e.textureView.is_null()),
+            (EntryKind::ExternalTexture, chain.has(WGPUSType::ExternalTextureBindingEntry)),
+            (EntryKind::BufferArray, !buffers.is_empty()),
+            (EntryKind::SamplerArray, !samplers.is_empty()),
+            (EntryKind::TextureViewArray, !views.is_empty()),
+        ],
     );
     let kind = match kind {
         Ok(kind) => kind,
         Err(why) => return Ok(Err(why)),
     };
-    let what = match (kind, buffer) {
+    let size = crate::conv::whole_size(e.size);
+    let resource = match (kind, buffer) {
         (EntryKind::Buffer, Some(buffer)) => {
-            let resource = BindingResource::Buffer(BufferBinding {
-                buffer: buffer.id,
-                offset: e.offset,
-                size: crate::conv::whole_size(e.size),
-            });
-            return Ok(Ok(BindGroupEntry { binding: e.binding, resource }));
+            BindingResource::Buffer(BufferBinding { buffer: buffer.id, offset: e.offset, size })
         }
-        (EntryKind::Buffer, None) => "a buffer entry without a buffer",
+        (EntryKind::Buffer, None) => return Ok(Err(format!("entry for binding {}: no buffer", e.binding))),
         (EntryKind::Sampler, _) => {
             // SAFETY: the sampler handle is non-NULL here and live (caller).
             let sampler = unsafe { boundary::arg::<Sampler>(e.sampler, &format!("entries[{i}].sampler")) }?;
-            let resource = BindingResource::Sampler(sampler.id);
-            return Ok(Ok(BindGroupEntry { binding: e.binding, resource }));
+            BindingResource::Sampler(sampler.id)
         }
         (EntryKind::TextureView, _) => {
             // SAFETY: the view handle is non-NULL here and live (caller).
             let view = unsafe { boundary::arg::<TextureView>(e.textureView, &format!("entries[{i}].textureView")) }?;
-            let resource = BindingResource::TextureView(view.id);
-            return Ok(Ok(BindGroupEntry { binding: e.binding, resource }));
+            BindingResource::TextureView(view.id)
         }
-        (EntryKind::ExternalTexture, _) => "external textures are not supported",
+        (EntryKind::ExternalTexture, _) => {
+            return Ok(Err(format!("entry for binding {}: external textures are not supported", e.binding)))
+        }
+        (EntryKind::BufferArray, _) => {
+            let bind = |b: &Buffer| BufferBinding { buffer: b.id, offset: e.offset, size };
+            // SAFETY: the handles are NULL or live (caller).
+            match unsafe { array_ids::<Buffer, _>(buffers, "WGPUBindGroupEntryExtras.buffers", bind) }? {
+                Ok(list) => BindingResource::BufferArray(Cow::Owned(list)),
+                Err(why) => return Ok(Err(why)),
+            }
+        }
+        (EntryKind::SamplerArray, _) => {
+            // SAFETY: the handles are NULL or live (caller).
+            match unsafe { array_ids::<Sampler, _>(samplers, "WGPUBindGroupEntryExtras.samplers", |s| s.id) }? {
+                Ok(list) => BindingResource::SamplerArray(Cow::Owned(list)),
+                Err(why) => return Ok(Err(why)),
+            }
+        }
+        (EntryKind::TextureViewArray, _) => {
+            // SAFETY: the handles are NULL or live (caller).
+            match unsafe { array_ids::<TextureView, _>(views, "WGPUBindGroupEntryExtras.textureViews", |v| v.id) }? {
+                Ok(list) => BindingResource::TextureViewArray(Cow::Owned(list)),
+                Err(why) => return Ok(Err(why)),
+            }
+        }
     };
-    Ok(Err(format!("entry for binding {}: {what}", e.binding)))
+    Ok(Ok(BindGroupEntry { binding: e.binding, resource }))
 }
 
 /// Reads the entries of a descriptor (see [`read_entry`]).
@@ -121,9 +178,10 @@ unsafe fn read_entries(desc: &WGPUBindGroupDescriptor) -> ApiResult<Result<Vec<B
     Ok(Ok(out))
 }
 
-/// Creates a bind group. An entry must name exactly one resource; buffer
-/// entries take `offset` and `size` (`WGPU_WHOLE_SIZE`: to the end of the
-/// buffer). Validation errors give an invalid bind group.
+/// Creates a bind group. An entry must name exactly one resource, or one
+/// list of a chained `WGPUBindGroupEntryExtras` (wgpu.h: a binding array);
+/// buffer entries take `offset` and `size` (`WGPU_WHOLE_SIZE`: to the end
+/// of the buffer). Validation errors give an invalid bind group.
 ///
 /// # Safety
 /// `device` is a live device; `descriptor` is NULL or points at a valid

@@ -47,24 +47,30 @@ impl BindGroupLayout {
 }
 
 /// Reads one entry: its chain (an optional external texture binding
-/// layout) and the chains of its four binding layouts, which take none.
-/// The inner error is a validation error.
+/// layout and wgpu.h's `WGPUBindGroupLayoutEntryExtras`, the array size)
+/// and the chains of its four binding layouts, which take none. The inner
+/// error is a validation error.
 ///
 /// # Safety
 /// The entry's chains are valid.
 unsafe fn read_entry(e: &WGPUBindGroupLayoutEntry) -> Result<wgt::BindGroupLayoutEntry, String> {
+    use crate::native::extras::{layout_entry_count, BIND_GROUP_LAYOUT_ENTRY_EXTRAS};
+    let allowed = [WGPUSType::ExternalTextureBindingLayout, BIND_GROUP_LAYOUT_ENTRY_EXTRAS];
     // SAFETY: the chains are valid (caller).
-    let external = unsafe {
-        let chain = Chain::walk(e.nextInChain, "WGPUBindGroupLayoutEntry", &[WGPUSType::ExternalTextureBindingLayout])
-            .map_err(crate::conv::chain_error)?;
+    let (external, count) = unsafe {
+        let chain =
+            Chain::walk(e.nextInChain, "WGPUBindGroupLayoutEntry", &allowed).map_err(crate::conv::chain_error)?;
         chain::expect_none(e.buffer.nextInChain, "WGPUBufferBindingLayout").map_err(crate::conv::chain_error)?;
         chain::expect_none(e.sampler.nextInChain, "WGPUSamplerBindingLayout").map_err(crate::conv::chain_error)?;
         chain::expect_none(e.texture.nextInChain, "WGPUTextureBindingLayout").map_err(crate::conv::chain_error)?;
         chain::expect_none(e.storageTexture.nextInChain, "WGPUStorageTextureBindingLayout")
             .map_err(crate::conv::chain_error)?;
-        !chain.is_empty()
+        let external = chain.has(WGPUSType::ExternalTextureBindingLayout);
+        (external, layout_entry_count(&chain, e.bindingArraySize)?)
     };
-    crate::conv::binding::bgl_entry(e, external)
+    let mut entry = crate::conv::binding::bgl_entry(e, external)?;
+    entry.count = count;
+    Ok(entry)
 }
 
 /// Reads a whole descriptor. The outer error is a synchronous rejection,
@@ -92,9 +98,12 @@ unsafe fn read_descriptor(
     Ok(Ok(out))
 }
 
-/// Creates a bind group layout. Invalid entries (no binding layout or more
-/// than one, unknown enum values) are validation errors and give an invalid
-/// layout.
+/// Creates a bind group layout. An entry is a binding array when its
+/// `bindingArraySize` or the `count` of a chained
+/// `WGPUBindGroupLayoutEntryExtras` (wgpu.h) is above 0; arrays need the
+/// device features of their binding type (`TextureBindingArray`, ...).
+/// Invalid entries (no binding layout or more than one, unknown enum
+/// values) are validation errors and give an invalid layout.
 ///
 /// # Safety
 /// `device` is a live device; `descriptor` is NULL or points at a valid

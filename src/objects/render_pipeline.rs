@@ -195,7 +195,6 @@ unsafe fn read_descriptor<'a>(desc: &WGPURenderPipelineDescriptor, label: &'a st
     let (layout, vertex_stage, buffers, depth_stencil, fragment_state) = unsafe {
         let chains = chain::expect_none(desc.nextInChain, "WGPURenderPipelineDescriptor")
             .and_then(|()| chain::expect_none(v.nextInChain, "WGPUVertexState"))
-            .and_then(|()| chain::expect_none(desc.primitive.nextInChain, "WGPUPrimitiveState"))
             .and_then(|()| chain::expect_none(desc.multisample.nextInChain, "WGPUMultisampleState"));
         if let Err(why) = chains {
             return Ok(Err(crate::conv::chain_error(why)));
@@ -229,10 +228,14 @@ unsafe fn read_descriptor<'a>(desc: &WGPURenderPipelineDescriptor, label: &'a st
         Ok(f) => f,
         Err(why) => return Ok(Err(why)),
     };
-    let primitive = match conv::primitive(&desc.primitive) {
+    let mut primitive = match conv::primitive(&desc.primitive) {
         Ok(p) => p,
         Err(why) => return Ok(Err(why)),
     };
+    // SAFETY: the primitive state's chain is valid (caller).
+    if let Err(why) = unsafe { crate::native::extras::primitive_state(desc.primitive.nextInChain, &mut primitive) } {
+        return Ok(Err(why));
+    }
     let depth_stencil = match depth_stencil.map(conv::depth_stencil).transpose() {
         Ok(d) => d,
         Err(why) => return Ok(Err(why)),
@@ -270,8 +273,10 @@ fn create(device: &Arc<Device>, label: String, desc: Read<'_>) -> (Arc<RenderPip
 /// shaders; a null `entryPoint` picks the module's only entry point of the
 /// stage. `Undefined` enum values take the header's defaults; a color
 /// target with format `Undefined` is a hole; a vertex buffer layout with
-/// step mode `Undefined` and no attributes is an unused slot. Errors are
-/// reported on the device and give an invalid pipeline.
+/// step mode `Undefined` and no attributes is an unused slot. The primitive
+/// state may chain wgpu.h's `WGPUPrimitiveStateExtras` (polygon mode,
+/// conservative rasterization). Errors are reported on the device and give
+/// an invalid pipeline.
 ///
 /// # Safety
 /// `device` is a live device; `descriptor` is NULL or points at a valid

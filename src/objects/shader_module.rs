@@ -1,4 +1,4 @@
-//! `WGPUShaderModule`: creation from WGSL or SPIR-V, and the compilation
+//! `WGPUShaderModule`: creation from WGSL, SPIR-V or GLSL, and the compilation
 //! info kept from creation.
 
 use std::borrow::Cow;
@@ -52,10 +52,12 @@ pub(crate) fn spirv_options() -> naga::front::spv::Options {
     naga::front::spv::Options { adjust_coordinate_space: false, strict_capabilities: true, block_ctx_dump_prefix: None }
 }
 
-/// Reads the source chained to a shader module descriptor. The outer error
-/// is a synchronous rejection (malformed memory); the inner one the message
-/// of a validation error (no source, two sources, an unknown sType, or
-/// SPIR-V without the instance feature).
+/// Reads the source chained to a shader module descriptor: one of
+/// `WGPUShaderSourceWGSL`, `WGPUShaderSourceSPIRV` and wgpu.h's
+/// `WGPUShaderSourceGLSL`. The outer error is a synchronous rejection
+/// (malformed memory); the inner one the message of a validation error (no
+/// source, two sources, an unknown sType, or SPIR-V without the instance
+/// feature).
 ///
 /// # Safety
 /// The descriptor's chain and the source it holds are valid.
@@ -63,39 +65,45 @@ unsafe fn read_source<'a>(
     desc: &WGPUShaderModuleDescriptor,
     spirv_enabled: bool,
 ) -> ApiResult<Result<ShaderModuleSource<'a>, String>> {
-    let allowed = [WGPUSType::ShaderSourceWGSL, WGPUSType::ShaderSourceSPIRV];
+    use crate::native::abi::WGPUShaderSourceGLSL;
+    use crate::native::extras::SHADER_SOURCE_GLSL;
+    let allowed = [WGPUSType::ShaderSourceWGSL, WGPUSType::ShaderSourceSPIRV, SHADER_SOURCE_GLSL];
     // SAFETY: the chain is valid (caller).
     let chain = match unsafe { Chain::walk(desc.nextInChain, "WGPUShaderModuleDescriptor", &allowed) } {
         Ok(chain) => chain,
         Err(why) => return Ok(Err(crate::conv::chain_error(why))),
     };
     // SAFETY: each sType names the struct it is read as.
-    let (wgsl, spirv) = unsafe {
+    let (wgsl, spirv, glsl) = unsafe {
         (
             chain.get::<WGPUShaderSourceWGSL>(WGPUSType::ShaderSourceWGSL),
             chain.get::<WGPUShaderSourceSPIRV>(WGPUSType::ShaderSourceSPIRV),
+            chain.get::<WGPUShaderSourceGLSL>(SHADER_SOURCE_GLSL),
         )
     };
-    match (wgsl, spirv) {
-        (Some(_), Some(_)) => Ok(Err("the descriptor chains both a WGSL and a SPIR-V source".into())),
-        (None, None) => {
-            Ok(Err("the descriptor chains no source (WGPUShaderSourceWGSL or WGPUShaderSourceSPIRV)".into()))
-        }
-        (Some(wgsl), None) => {
+    match (wgsl, spirv, glsl) {
+        (None, None, None) => Ok(Err(
+            "the descriptor chains no source (WGPUShaderSourceWGSL, WGPUShaderSourceSPIRV or WGPUShaderSourceGLSL)"
+                .into(),
+        )),
+        (Some(wgsl), None, None) => {
             // SAFETY: the code view is valid (caller).
             let code = unsafe { boundary::str_arg(wgsl.code, "code") }?.or_empty();
             Ok(Ok(ShaderModuleSource::Wgsl(code)))
         }
-        (None, Some(_))
+        (None, Some(_), None)
             if !spirv_enabled && !crate::compat::allows(crate::compat::Rule::SpirvWithoutInstanceFeature) =>
         {
             Ok(Err("WGPUShaderSourceSPIRV needs the instance feature ShaderSourceSPIRV, which was not enabled".into()))
         }
-        (None, Some(spirv)) => {
+        (None, Some(spirv), None) => {
             // SAFETY: `code` holds `codeSize` words (caller).
             let words = unsafe { boundary::slice_arg(spirv.code, spirv.codeSize as usize, "code") }?;
             Ok(Ok(ShaderModuleSource::SpirV(Cow::Borrowed(words), spirv_options())))
         }
+        // SAFETY: the code, defines and their views are valid (caller).
+        (None, None, Some(glsl)) => unsafe { crate::native::extras::glsl_source(glsl) },
+        _ => Ok(Err("the descriptor chains more than one source (WGSL, SPIR-V, GLSL); exactly one is allowed".into())),
     }
 }
 
@@ -149,7 +157,8 @@ impl ShaderModule {
 
 /// Creates a shader module from the `WGPUShaderSourceWGSL` or
 /// `WGPUShaderSourceSPIRV` chained to `descriptor` (SPIR-V only when the
-/// instance enabled `ShaderSourceSPIRV`). Compilation errors are reported
+/// instance enabled `ShaderSourceSPIRV`), or from wgpu.h's
+/// `WGPUShaderSourceGLSL` (one stage, with preprocessor defines). Compilation errors are reported
 /// on the device and the module returned is invalid; its compilation info
 /// holds the error.
 ///
