@@ -119,6 +119,19 @@ WGPU_EXPORT WGPUFuture wgpuShimInstanceCreateUserEvent(WGPUInstance instance, st
 // `instance` is a live instance.
 WGPU_EXPORT WGPUStatus wgpuShimInstanceSignalUserEvent(WGPUInstance instance, WGPUFuture event) WGPU_FUNCTION_ATTRIBUTE;
 
+// Sets how long a thread waiting for a device fence of this instance
+// (`wgpuInstanceWaitAny`, `wgpuDevicePoll`, the thread that delivers
+// `AllowSpontaneous` callbacks) may check the fence before it sleeps in the
+// driver: at most `maxSpinNanoseconds` (up to 1,000,000) a wait, less when
+// this device's recent waits were long (a long job never spins). 0 turns
+// spinning off. `UINT64_MAX` restores the default: 50 µs on GPUs, none on
+// CPU adapters. The `WGPU_SHIM_SPIN_US` environment variable, when set,
+// overrides this. Applies from the next wait on.
+//
+// # Safety
+// `instance` is a live instance.
+WGPU_EXPORT WGPUStatus wgpuShimInstanceSetSpinWait(WGPUInstance instance, uint64_t maxSpinNanoseconds) WGPU_FUNCTION_ATTRIBUTE;
+
 #ifdef __cplusplus
 }  // extern "C"
 #endif  // __cplusplus

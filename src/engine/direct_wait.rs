@@ -23,6 +23,7 @@
 //! several semaphores, so there WaitAny keeps the condition variable.
 //! `WGPU_SHIM_FENCE_WAIT=1` / `=0` forces it on or off (tests).
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -32,6 +33,7 @@ use wgpu_core::global::Global;
 use wgpu_core::id::DeviceId;
 
 use crate::engine::progress::RawFence;
+use crate::engine::spin::Spin;
 use crate::futures::DirectSleep;
 use crate::objects::device::Device;
 
@@ -46,6 +48,8 @@ pub(crate) struct FenceWake {
     /// The value the wake semaphore was last signalled to. Signals are made
     /// under this lock, so values only grow.
     count: Mutex<u64>,
+    /// `count`, readable without the lock (a spinning waiter checks it).
+    count_hint: AtomicU64,
 }
 
 impl FenceWake {
@@ -72,7 +76,7 @@ impl FenceWake {
                 return None;
             }
         };
-        Some(FenceWake { raw, wake, count: Mutex::new(0) })
+        Some(FenceWake { raw, wake, count: Mutex::new(0), count_hint: AtomicU64::new(0) })
     }
 
     /// The wake count now; a sleep started with it ends at the next signal.
@@ -84,6 +88,7 @@ impl FenceWake {
     fn signal(&self) {
         let mut count = self.count.lock();
         *count += 1;
+        self.count_hint.store(*count, Ordering::Release);
         let info = vk::SemaphoreSignalInfo::default().semaphore(self.wake).value(*count);
         // SAFETY: a live timeline semaphore of this device, signalled to a
         // value above its current one (values only grow under the lock).
@@ -174,8 +179,21 @@ impl DirectSleep for DeviceSleep {
         };
         // The progress thread stands by while this thread watches the fence.
         self.device.progress.enter_direct();
-        let slept = fw.sleep(seen, token, timeout);
-        let polled = slept && fw.raw.value().is_ok_and(|now| self.poll_if_progressed(now));
+        // Spin, then sleep (`spin.rs`): short GPU work ends inside the spin
+        // and costs no driver wake-up.
+        let spin = &self.device.progress.spin;
+        let start = Instant::now();
+        let mut fence_moved = false;
+        let spun = Spin::spin(spin.budget_ns(), || {
+            fence_moved = fw.raw.value().map_or(true, |v| v > seen);
+            fence_moved || fw.count_hint.load(Ordering::Acquire) > token
+        });
+        let slept = spun || fw.sleep(seen, token, timeout);
+        let now = fw.raw.value();
+        if fence_moved || now.is_ok_and(|v| v > seen) {
+            spin.note(start.elapsed());
+        }
+        let polled = slept && now.is_ok_and(|now| self.poll_if_progressed(now));
         self.device.progress.leave_direct();
         if polled {
             crate::futures::flush_spontaneous();

@@ -26,6 +26,8 @@ use parking_lot::{Condvar, Mutex, RwLock};
 use wgpu_core::global::Global;
 use wgpu_core::id::DeviceId;
 
+use crate::engine::spin::Spin;
+
 /// How long one fallback wait lasts before the thread polls again.
 const WAIT_SLICE: Duration = Duration::from_millis(2);
 
@@ -93,6 +95,9 @@ pub(crate) struct Progress {
     wanted_hint: AtomicBool,
     cond: Condvar,
     fence: Option<RawFence>,
+    /// The device's spin budget (`spin.rs`), for this thread's fence waits
+    /// and the application threads' ones.
+    pub(crate) spin: Arc<Spin>,
     thread: Mutex<Option<std::thread::JoinHandle<()>>>,
     /// Drops the wgpu-core ids once the thread is done with them.
     on_exit: Mutex<Option<Box<dyn FnOnce() + Send>>>,
@@ -127,6 +132,7 @@ impl Progress {
         global: Arc<Global>,
         device_id: DeviceId,
         locks: Arc<DeviceLocks>,
+        spin: Arc<Spin>,
         name: String,
         on_exit: Box<dyn FnOnce() + Send>,
     ) -> Arc<Progress> {
@@ -140,6 +146,7 @@ impl Progress {
             wanted_hint: AtomicBool::new(false),
             cond: Condvar::new(),
             fence,
+            spin,
             thread: Mutex::new(None),
             on_exit: Mutex::new(Some(on_exit)),
         });
@@ -295,7 +302,16 @@ impl Progress {
                 }
             }
             match (&self.fence, seen) {
-                (Some(f), Some(Ok(seen))) => f.wait(seen + 1),
+                (Some(f), Some(Ok(seen))) => {
+                    // Spin, then sleep (`spin.rs`): spontaneous callbacks of
+                    // short GPU work arrive as soon as WaitAny's would.
+                    let start = std::time::Instant::now();
+                    let budget = self.spin.budget_ns();
+                    if !Spin::spin(budget, || f.value().map_or(true, |v| v > seen)) {
+                        f.wait(seen + 1);
+                    }
+                    self.spin.note(start.elapsed());
+                }
                 // No timeline semaphore (or it failed): poll in slices.
                 _ => std::thread::sleep(WAIT_SLICE),
             }

@@ -22,6 +22,7 @@ pub(crate) const EXTENSION_FUNCTIONS: &[&str] = &[
     "wgpuShimInstanceGetReadinessEvent",
     "wgpuShimInstanceCreateUserEvent",
     "wgpuShimInstanceSignalUserEvent",
+    "wgpuShimInstanceSetSpinWait",
 ];
 
 /// Instance feature `WGPUInstanceFeatureName_ShimReadinessHandle`.
@@ -62,6 +63,10 @@ pub type WGPUProcShimInstanceCreateUserEvent =
 /// `wgpuShimInstanceSignalUserEvent` as a function pointer type.
 pub type WGPUProcShimInstanceSignalUserEvent =
     Option<unsafe extern "C" fn(instance: WGPUInstance, event: WGPUFuture) -> WGPUStatus>;
+
+/// `wgpuShimInstanceSetSpinWait` as a function pointer type.
+pub type WGPUProcShimInstanceSetSpinWait =
+    Option<unsafe extern "C" fn(instance: WGPUInstance, maxSpinNanoseconds: u64) -> WGPUStatus>;
 
 /// How a user event calls back: the same shape and rules as webgpu.h's
 /// `*CallbackInfo` structs.
@@ -202,6 +207,32 @@ pub unsafe extern "C" fn wgpuShimInstanceSignalUserEvent(instance: WGPUInstance,
             }
             None => Err(reject!("future {:#x} is not a pending user event of this instance", event.id)),
         }
+    })
+}
+
+/// Sets how long a thread waiting for a device fence of this instance
+/// (`wgpuInstanceWaitAny`, `wgpuDevicePoll`, the thread that delivers
+/// `AllowSpontaneous` callbacks) may check the fence before it sleeps in the
+/// driver: at most `maxSpinNanoseconds` (up to 1,000,000) a wait, less when
+/// this device's recent waits were long (a long job never spins). 0 turns
+/// spinning off. `UINT64_MAX` restores the default: 50 µs on GPUs, none on
+/// CPU adapters. The `WGPU_SHIM_SPIN_US` environment variable, when set,
+/// overrides this. Applies from the next wait on.
+///
+/// # Safety
+/// `instance` is a live instance.
+#[no_mangle]
+pub unsafe extern "C" fn wgpuShimInstanceSetSpinWait(instance: WGPUInstance, maxSpinNanoseconds: u64) -> WGPUStatus {
+    call("wgpuShimInstanceSetSpinWait", WGPUStatus::Error, || {
+        // SAFETY: the C caller passes a live handle.
+        let instance = unsafe { boundary::arg::<Instance>(instance, "instance") }?;
+        let cap = if maxSpinNanoseconds == u64::MAX {
+            crate::engine::spin::UNSET
+        } else {
+            maxSpinNanoseconds.min(crate::engine::spin::MAX_CAP_NS)
+        };
+        instance.spin_cap_ns.store(cap, std::sync::atomic::Ordering::Relaxed);
+        Ok(WGPUStatus::Success)
     })
 }
 

@@ -235,6 +235,7 @@ proc_table! {
     ext::wgpuBufferMapAsync2: WGPUProcBufferMapAsync2,
     ext::wgpuShimInstanceCreateUserEvent: WGPUProcShimInstanceCreateUserEvent,
     ext::wgpuShimInstanceSignalUserEvent: WGPUProcShimInstanceSignalUserEvent,
+    ext::wgpuShimInstanceSetSpinWait: WGPUProcShimInstanceSetSpinWait,
 }
 
 #[cfg(unix)]

@@ -32,6 +32,7 @@ use super::call;
 use crate::abi::{WGPUBool, WGPUDevice, WGPUFutureWaitInfo};
 use crate::engine::direct_wait::DeviceSleep;
 use crate::engine::progress::RawFence;
+use crate::engine::spin::Spin;
 use crate::ffi::boundary::{self, reject, ApiResult};
 use crate::futures::{DirectSleep, Mode, WaitRules};
 use crate::objects::device::Device;
@@ -110,9 +111,19 @@ fn wait_for_index(device: &Arc<Device>, index: u64) -> ApiResult<()> {
 fn sleep_on_fence(device: &Arc<Device>, fence: &RawFence, target: u64) {
     let semaphores = [fence.fence()];
     let values = [target];
+    // Spin, then sleep (`engine/spin.rs`), as WaitAny's fence waits do.
+    let spin = &device.progress.spin;
+    let start = std::time::Instant::now();
+    if Spin::spin(spin.budget_ns(), || fence.value().map_or(true, |v| v >= target)) {
+        spin.note(start.elapsed());
+        return;
+    }
     loop {
         match fence.value() {
-            Ok(v) if v >= target => return,
+            Ok(v) if v >= target => {
+                spin.note(start.elapsed());
+                return;
+            }
             Ok(_) => {}
             Err(err) => {
                 log::warn!(target: "wgpu_shim", "wgpuDevicePoll: reading the device fence failed ({err}); waiting for all work instead");

@@ -130,17 +130,19 @@ impl Device {
         let (lost_future, lost_completer) = register_lost(&instance, &desc.deviceLostCallbackInfo, lost_mode, &shared);
         let global = instance.global.clone();
         let locks = DeviceLocks::new();
+        let cpu_adapter = instance.global.adapter_get_info(adapter.id).device_type == wgt::DeviceType::Cpu;
+        let spin = Arc::new(crate::engine::spin::Spin::new(cpu_adapter, instance.spin_cap_ns.clone()));
         let progress = Progress::start(
             global.clone(),
             id,
             locks.clone(),
+            spin,
             label.clone(),
             Box::new(move || {
                 global.queue_drop(queue_id);
                 global.device_drop(id);
             }),
         );
-        let cpu_adapter = instance.global.adapter_get_info(adapter.id).device_type == wgt::DeviceType::Cpu;
         let fence_wake = FenceWake::new(&instance.global, id, cpu_adapter).map(Arc::new);
         let cb = &desc.uncapturedErrorCallbackInfo;
         let uncaptured = cb.callback.map(|f| (SendFn(Some(f)), UserData(cb.userdata1, cb.userdata2)));

@@ -46,6 +46,9 @@ pub(crate) struct Instance {
     pub(crate) multiple_devices_per_adapter: bool,
     /// User events not signalled yet, by future id (`wgpu_shim.h`).
     pub(crate) user_events: Mutex<HashMap<u64, Completer<()>>>,
+    /// The spin cap of this instance's fence waits
+    /// (`wgpuShimInstanceSetSpinWait`; `engine::spin::UNSET`: the default).
+    pub(crate) spin_cap_ns: Arc<AtomicU64>,
     /// The devices made from this instance, for ProcessEvents' polls.
     devices: Mutex<Vec<Weak<Device>>>,
     next_device_serial: AtomicU64,
@@ -134,7 +137,7 @@ pub unsafe extern "C" fn wgpuCreateInstance(descriptor: *const WGPUInstanceDescr
             // SAFETY: as above.
             if let Some(limits) = unsafe { desc.requiredLimits.as_ref() } {
                 // SAFETY: as above.
-                unsafe { crate::ffi::chain::expect_none_out(limits.nextInChain, "WGPUInstanceLimits") }?;
+                unsafe { crate::ffi::chain::expect_none(limits.nextInChain, "WGPUInstanceLimits") }?;
                 if limits.timedWaitAnyMaxCount > TIMED_WAIT_ANY_MAX_COUNT {
                     return Err(reject!(
                         "requiredLimits.timedWaitAnyMaxCount is {}, above the supported {TIMED_WAIT_ANY_MAX_COUNT}",
@@ -157,6 +160,7 @@ pub unsafe extern "C" fn wgpuCreateInstance(descriptor: *const WGPUInstanceDescr
             spirv,
             multiple_devices_per_adapter: multiple,
             user_events: Mutex::new(HashMap::new()),
+            spin_cap_ns: Arc::new(AtomicU64::new(crate::engine::spin::UNSET)),
             devices: Mutex::new(Vec::new()),
             next_device_serial: AtomicU64::new(1),
         });
