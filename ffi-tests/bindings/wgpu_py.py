@@ -4,8 +4,10 @@ wgpu-py dlopens the library named by WGPU_LIB_PATH, resolves every function
 of webgpu.h and wgpu.h at load time, maps buffers in AllowProcessEvents mode
 and waits for them in wgpuDevicePoll from its own poll thread. This runs a
 compute shader, reads results back three ways (queue.read_buffer, map_sync +
-read_mapped, a texture round trip) and checks that a validation error reaches
-Python as an exception.
+read_mapped, a texture round trip), draws a triangle with a render pipeline
+(wgpu-py chains wgpu.h's WGPUPrimitiveStateExtras into every one) whose
+fragment stage is GLSL, and checks that a validation error reaches Python as
+an exception.
 
 Exit 0: passed; 1: failed; 77: skipped (wgpu-py 0.32 cannot be imported or
 installed here; the reason is printed).
@@ -116,7 +118,50 @@ def main() -> int:
     back = device.queue.read_texture({"texture": texture}, {"bytes_per_row": 64, "rows_per_image": 8}, size)
     assert bytes(back) == texels, "texture round trip"
 
-    # 4. A validation error surfaces in Python.
+    # 4. A render pipeline (wgpu-py chains WGPUPrimitiveStateExtras to every
+    # primitive state) of a WGSL vertex stage and a GLSL fragment stage
+    # (WGPUShaderSourceGLSL) draws a triangle; the centre texel is green,
+    # a corner stays clear.
+    vs = device.create_shader_module(
+        code="""
+        @vertex fn vs(@builtin(vertex_index) i: u32) -> @builtin(position) vec4f {
+            var p = array(vec2f(-0.8, -0.8), vec2f(0.8, -0.8), vec2f(0.0, 0.8));
+            return vec4f(p[i], 0.0, 1.0);
+        }
+        """
+    )
+    fs = device.create_shader_module(
+        label="triangle frag",
+        code="#version 450\nlayout(location = 0) out vec4 c;\nvoid main() { c = vec4(0.0, 1.0, 0.0, 1.0); }\n",
+    )
+    render_pipeline = device.create_render_pipeline(
+        layout="auto",
+        vertex={"module": vs, "entry_point": "vs"},
+        primitive={"topology": wgpu.PrimitiveTopology.triangle_list},
+        fragment={"module": fs, "entry_point": "main", "targets": [{"format": wgpu.TextureFormat.rgba8unorm}]},
+    )
+    side = 32
+    target = device.create_texture(
+        size=(side, side, 1),
+        format=wgpu.TextureFormat.rgba8unorm,
+        usage=wgpu.TextureUsage.RENDER_ATTACHMENT | wgpu.TextureUsage.COPY_SRC,
+    )
+    encoder = device.create_command_encoder()
+    render = encoder.begin_render_pass(
+        color_attachments=[
+            {"view": target.create_view(), "clear_value": (0, 0, 0, 0), "load_op": "clear", "store_op": "store"}
+        ]
+    )
+    render.set_pipeline(render_pipeline)
+    render.draw(3)
+    render.end()
+    device.queue.submit([encoder.finish()])
+    pixels = bytes(device.queue.read_texture({"texture": target}, {"bytes_per_row": side * 4}, (side, side, 1)))
+    centre = (side // 2 * side + side // 2) * 4
+    assert pixels[centre : centre + 4] == b"\x00\xff\x00\xff", ("centre", pixels[centre : centre + 4])
+    assert pixels[0:4] == b"\x00\x00\x00\x00", ("corner", pixels[0:4])
+
+    # 5. A validation error surfaces in Python.
     raised = False
     try:
         device.create_buffer(size=256, usage=wgpu.BufferUsage.MAP_READ | wgpu.BufferUsage.STORAGE)
