@@ -83,6 +83,14 @@ const FORMATS: &[(W, F)] = &[
     (W::EACRG11Snorm, F::EacRg11Snorm),
 ];
 
+/// wgpu.h's extra formats (`WGPUNativeTextureFormat`): the two-plane
+/// video formats, which need the device features `TextureFormatNv12` /
+/// `TextureFormatP010` (wgpu-core checks them).
+const NATIVE_FORMATS: [(W, F); 2] = [
+    (W(crate::native::abi::WGPUNativeTextureFormat_NV12), F::NV12),
+    (W(crate::native::abi::WGPUNativeTextureFormat_P010), F::P010),
+];
+
 /// The ASTC block sizes, in the order of the standard enum (each block size
 /// has a Unorm value followed by a UnormSrgb one, from `ASTC4x4Unorm` on).
 const ASTC: [B; 14] = [
@@ -102,10 +110,10 @@ const ASTC: [B; 14] = [
     B::B12x12,
 ];
 
-/// The wgpu texture format for a standard one; `None` for `Undefined` and
-/// unknown values.
+/// The wgpu texture format for a standard one or one of wgpu.h's
+/// [`NATIVE_FORMATS`]; `None` for `Undefined` and unknown values.
 pub(crate) fn texture_format(format: W) -> Option<F> {
-    if let Some((_, f)) = FORMATS.iter().find(|(w, _)| *w == format) {
+    if let Some((_, f)) = FORMATS.iter().chain(&NATIVE_FORMATS).find(|(w, _)| *w == format) {
         return Some(*f);
     }
     let index = format.0.checked_sub(W::ASTC4x4Unorm.0)? as usize;
@@ -169,6 +177,13 @@ mod tests {
             assert_eq!(standard_format(f), Some(W(raw)), "{f:?}");
         }
         assert_eq!(standard_format(F::NV12), None);
+    }
+
+    #[test]
+    fn native_formats() {
+        assert_eq!(texture_format(W(0x0003_0007)), Some(F::NV12));
+        assert_eq!(texture_format(W(0x0003_0008)), Some(F::P010));
+        assert_eq!(texture_format(W(0x0003_0009)), None);
     }
 
     #[test]

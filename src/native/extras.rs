@@ -1,16 +1,16 @@
 //! wgpu.h's chained structs on the standard descriptors of pipelines,
 //! shaders, bindings and samplers: `WGPUPrimitiveStateExtras` (polygon mode,
-//! conservative rasterization), `WGPUShaderSourceGLSL` and
+//! conservative rasterization), `WGPUShaderSourceGLSL`,
 //! `WGPUBindGroupLayoutEntryExtras` / `WGPUBindGroupEntryExtras` (binding
-//! arrays).
+//! arrays) and `WGPUSamplerDescriptorExtras` (border colour).
 //!
 //! The standard code walks the chain of the struct each one extends,
 //! allowing the sType there and nowhere else, and calls these helpers to
 //! read the link. Whether the device has the feature a value needs
 //! (`PolygonModeLine`, `ConservativeRasterization`, `TextureBindingArray`,
-//! ...) is wgpu-core's to check, as on wgpu-native. Inner errors are
-//! validation error messages; outer ones synchronous rejections of
-//! malformed memory.
+//! `AddressModeClampToBorder`, ...) is wgpu-core's to check, as on
+//! wgpu-native. Inner errors are validation error messages; outer ones
+//! synchronous rejections of malformed memory.
 
 #![allow(non_upper_case_globals)]
 
@@ -37,6 +37,8 @@ pub(crate) const SHADER_SOURCE_GLSL: WGPUSType = WGPUSType(WGPUSType_ShaderSourc
 pub(crate) const BIND_GROUP_ENTRY_EXTRAS: WGPUSType = WGPUSType(WGPUSType_BindGroupEntryExtras);
 /// The sType of `WGPUBindGroupLayoutEntryExtras`.
 pub(crate) const BIND_GROUP_LAYOUT_ENTRY_EXTRAS: WGPUSType = WGPUSType(WGPUSType_BindGroupLayoutEntryExtras);
+/// The sType of `WGPUSamplerDescriptorExtras`.
+pub(crate) const SAMPLER_DESCRIPTOR_EXTRAS: WGPUSType = WGPUSType(WGPUSType_SamplerDescriptorExtras);
 
 /// A `WGPUPolygonMode`.
 fn polygon_mode(mode: WGPUPolygonMode) -> Result<wgt::PolygonMode, String> {
@@ -171,6 +173,39 @@ pub(crate) unsafe fn entry_arrays<'a>(chain: &Chain) -> ApiResult<Option<EntryAr
     }
 }
 
+/// The border colour of a sampler descriptor's chained
+/// `WGPUSamplerDescriptorExtras` (`None` when there is none or it is
+/// `Undefined`). The colour applies where an address mode is
+/// `WGPUNativeAddressMode_ClampToBorder`; `Zero` needs the device feature
+/// `AddressModeClampToZero`. Any other chained struct is an error.
+///
+/// # Safety
+/// The chain is valid.
+pub(crate) unsafe fn sampler_border_color(
+    next: *const WGPUChainedStruct,
+) -> Result<Option<wgt::SamplerBorderColor>, String> {
+    use wgt::SamplerBorderColor as C;
+    // SAFETY: the chain is valid (caller).
+    let chain = unsafe { Chain::walk(next, "WGPUSamplerDescriptor", &[SAMPLER_DESCRIPTOR_EXTRAS]) }
+        .map_err(crate::conv::chain_error)?;
+    // SAFETY: the sType names this struct.
+    let Some(extras) = (unsafe { chain.get::<WGPUSamplerDescriptorExtras>(SAMPLER_DESCRIPTOR_EXTRAS) }) else {
+        return Ok(None);
+    };
+    Ok(match extras.samplerBorderColor {
+        WGPUSamplerBorderColor_Undefined => None,
+        WGPUSamplerBorderColor_TransparentBlack => Some(C::TransparentBlack),
+        WGPUSamplerBorderColor_OpaqueBlack => Some(C::OpaqueBlack),
+        WGPUSamplerBorderColor_OpaqueWhite => Some(C::OpaqueWhite),
+        WGPUSamplerBorderColor_Zero => Some(C::Zero),
+        other => {
+            return Err(format!(
+                "WGPUSamplerDescriptorExtras.samplerBorderColor {other:#x} is not a WGPUSamplerBorderColor"
+            ))
+        }
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -223,6 +258,25 @@ mod tests {
             extras.count = 0;
             let zero = Chain::walk(&extras.chain, "X", &[BIND_GROUP_LAYOUT_ENTRY_EXTRAS]).unwrap();
             assert_eq!(layout_entry_count(&zero, 2), Ok(NonZeroU32::new(2)));
+        }
+    }
+
+    #[test]
+    fn border_colors() {
+        let mut extras = WGPUSamplerDescriptorExtras {
+            chain: link(SAMPLER_DESCRIPTOR_EXTRAS),
+            samplerBorderColor: WGPUSamplerBorderColor_OpaqueWhite,
+        };
+        // SAFETY: the chain is NULL or one valid link.
+        unsafe {
+            assert_eq!(sampler_border_color(std::ptr::null()), Ok(None));
+            assert_eq!(sampler_border_color(&extras.chain), Ok(Some(wgt::SamplerBorderColor::OpaqueWhite)));
+            extras.samplerBorderColor = WGPUSamplerBorderColor_Undefined;
+            assert_eq!(sampler_border_color(&extras.chain), Ok(None));
+            extras.samplerBorderColor = 9;
+            assert!(sampler_border_color(&extras.chain).is_err());
+            let other = link(PRIMITIVE_STATE_EXTRAS);
+            assert!(sampler_border_color(&other).is_err());
         }
     }
 }

@@ -36,12 +36,18 @@ impl Drop for Sampler {
 refcounted!(Sampler, WGPUSampler, wgpuSamplerAddRef, wgpuSamplerRelease);
 set_label!(Sampler, WGPUSampler, wgpuSamplerSetLabel);
 
+/// wgpu.h's extra address mode: clamp to the border colour of a chained
+/// `WGPUSamplerDescriptorExtras` (the device feature
+/// `AddressModeClampToBorder`, checked by wgpu-core).
+const CLAMP_TO_BORDER: WGPUAddressMode = WGPUAddressMode(crate::native::abi::WGPUNativeAddressMode_ClampToBorder);
+
 /// An address mode; `Undefined` is ClampToEdge.
 fn address_mode(m: WGPUAddressMode, what: &str) -> Result<wgt::AddressMode, String> {
     Ok(match m {
         WGPUAddressMode::Undefined | WGPUAddressMode::ClampToEdge => wgt::AddressMode::ClampToEdge,
         WGPUAddressMode::Repeat => wgt::AddressMode::Repeat,
         WGPUAddressMode::MirrorRepeat => wgt::AddressMode::MirrorRepeat,
+        CLAMP_TO_BORDER => wgt::AddressMode::ClampToBorder,
         other => return Err(format!("{what} {:#x} is not a WGPUAddressMode", other.0)),
     })
 }
@@ -87,8 +93,7 @@ pub(crate) fn compare_function(f: WGPUCompareFunction) -> Result<Option<wgt::Com
 /// The descriptor's chain is valid.
 unsafe fn convert<'a>(desc: &WGPUSamplerDescriptor, label: &'a str) -> Result<SamplerDesc<'a>, String> {
     // SAFETY: the chain is valid (caller).
-    unsafe { crate::ffi::chain::expect_none(desc.nextInChain, "WGPUSamplerDescriptor") }
-        .map_err(crate::conv::chain_error)?;
+    let border_color = unsafe { crate::native::extras::sampler_border_color(desc.nextInChain) }?;
     Ok(SamplerDesc {
         label: crate::conv::label(label),
         address_modes: [
@@ -103,7 +108,7 @@ unsafe fn convert<'a>(desc: &WGPUSamplerDescriptor, label: &'a str) -> Result<Sa
         lod_max_clamp: desc.lodMaxClamp,
         compare: compare_function(desc.compare)?,
         anisotropy_clamp: desc.maxAnisotropy,
-        border_color: None,
+        border_color,
     })
 }
 
@@ -126,8 +131,11 @@ fn default_desc() -> SamplerDesc<'static> {
 }
 
 /// Creates a sampler. `descriptor` may be NULL (clamp to edge, nearest
-/// filtering, LOD clamp 0..32, no anisotropy, no comparison). An invalid
-/// descriptor gives a validation error and an invalid sampler.
+/// filtering, LOD clamp 0..32, no anisotropy, no comparison). wgpu.h's
+/// address mode `WGPUNativeAddressMode_ClampToBorder` clamps to the border
+/// colour of a chained `WGPUSamplerDescriptorExtras` (transparent black
+/// when there is none). An invalid descriptor gives a validation error and
+/// an invalid sampler.
 ///
 /// # Safety
 /// `device` is a live device; `descriptor` is NULL or valid.
