@@ -55,8 +55,8 @@ set -uo pipefail
 
 WGPU_PY_VERSION=0.32.0
 # What wgpu-py's [tests] extra names, plus what the examples import.
-TEST_DEPS=(pytest numpy imageio psutil anyio trio "rendercanvas>=2.4.0" pypng imgui-bundle)
-TEST_IMPORTS="pytest, numpy, imageio, psutil, anyio, trio, rendercanvas, png, imgui_bundle"
+TEST_DEPS=(pytest numpy imageio psutil anyio trio "rendercanvas>=2.4.0" pypng imgui-bundle glfw)
+TEST_IMPORTS="pytest, numpy, imageio, psutil, anyio, trio, rendercanvas, png, imgui_bundle, glfw"
 
 usage() {
   sed -n '2,/^set -uo/{/^set -uo/d;s/^# \{0,1\}//;p}' "${BASH_SOURCE[0]}"
@@ -306,6 +306,13 @@ print("adapter: ", wgpu.gpu.request_adapter_sync().summary)
 faulthandler_opt=()
 [ "$timeout_s" -gt 30 ] && faulthandler_opt=(-o "faulthandler_timeout=$((timeout_s - 20))")
 
+# The GUI tests (tests_mem/test_gui_glfw.py) need a display: without one,
+# each file runs under a private Xvfb server when xvfb-run exists.
+display=()
+if [ -z "${DISPLAY:-}" ] && command -v xvfb-run >/dev/null 2>&1; then
+  display=(xvfb-run -a)
+fi
+
 # run_pytest NAME TARGET: one pytest process on TARGET (a file or a nodeid)
 # under the time limit; its records go to raw/NAME.tsv, logs/NAME.log,
 # junit/NAME.xml and failures/NAME.txt. Returns pytest's exit status (124 or
@@ -315,7 +322,7 @@ run_pytest() {
   # The redirected group keeps bash's "Segmentation fault" notice out of the
   # output; the exit status still says it.
   {
-    timeout -k 30 "$timeout_s" "$py" -c "$runner" "$out/raw/$name.tsv" "$out/failures/$name.txt" \
+    timeout -k 30 "$timeout_s" "${display[@]}" "$py" -c "$runner" "$out/raw/$name.tsv" "$out/failures/$name.txt" \
       -p no:cacheprovider -v -rA "${faulthandler_opt[@]}" \
       --junitxml="$out/junit/$name.xml" "$target" </dev/null >"$out/logs/$name.log" 2>&1
   } 2>/dev/null
