@@ -34,7 +34,7 @@ impl Object for Adapter {
 
 impl Drop for Adapter {
     fn drop(&mut self) {
-        self.instance.global.adapter_drop(self.id);
+        crate::ffi::boundary::in_drop("an adapter", || self.instance.global.adapter_drop(self.id));
     }
 }
 

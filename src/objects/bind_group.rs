@@ -40,7 +40,7 @@ impl Object for BindGroup {
 
 impl Drop for BindGroup {
     fn drop(&mut self) {
-        self.device.global().bind_group_drop(self.id);
+        crate::ffi::boundary::in_drop("a bind group", || self.device.global().bind_group_drop(self.id));
     }
 }
 

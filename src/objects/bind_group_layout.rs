@@ -32,7 +32,7 @@ impl Object for BindGroupLayout {
 
 impl Drop for BindGroupLayout {
     fn drop(&mut self) {
-        self.device.global().bind_group_layout_drop(self.id);
+        crate::ffi::boundary::in_drop("a bind group layout", || self.device.global().bind_group_layout_drop(self.id));
     }
 }
 

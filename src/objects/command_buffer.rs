@@ -33,7 +33,7 @@ impl Drop for CommandBuffer {
     fn drop(&mut self) {
         // A submitted id belongs to the submission, which dropped it.
         if let Some(id) = self.slot.get_mut().take() {
-            self.device.global().command_buffer_drop(id);
+            crate::ffi::boundary::in_drop("a command buffer", || self.device.global().command_buffer_drop(id));
         }
     }
 }

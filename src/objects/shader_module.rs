@@ -39,7 +39,7 @@ impl Object for ShaderModule {
 
 impl Drop for ShaderModule {
     fn drop(&mut self) {
-        self.device.global().shader_module_drop(self.id);
+        crate::ffi::boundary::in_drop("a shader module", || self.device.global().shader_module_drop(self.id));
     }
 }
 

@@ -50,7 +50,7 @@ impl Object for Texture {
 
 impl Drop for Texture {
     fn drop(&mut self) {
-        self.device.global().texture_drop(self.id);
+        crate::ffi::boundary::in_drop("a texture", || self.device.global().texture_drop(self.id));
     }
 }
 
