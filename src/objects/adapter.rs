@@ -50,8 +50,15 @@ pub(crate) fn request(
     let mut fallback = false;
     if let Some(o) = options {
         // SAFETY: the chain is valid (the caller of the export promises it).
-        unsafe { crate::ffi::chain::expect_none(o.nextInChain, "WGPURequestAdapterOptions") }
+        let chain = unsafe { crate::ffi::chain::Chain::walk(o.nextInChain, "WGPURequestAdapterOptions") }
             .map_err(|r| invalid(r.0))?;
+        // SAFETY: the sType names this struct.
+        let xr = unsafe { chain.get::<WGPURequestAdapterWebXROptions>(WGPUSType::RequestAdapterWebXROptions) };
+        if xr.is_some_and(|xr| xr.xrCompatible != 0) {
+            // No WebXR in a native build: every adapter is as compatible as
+            // it can be.
+            log::debug!(target: "wgpu_shim", "WGPURequestAdapterWebXROptions.xrCompatible has no effect in this build");
+        }
         match o.featureLevel {
             WGPUFeatureLevel::Undefined | WGPUFeatureLevel::Core | WGPUFeatureLevel::Compatibility => {}
             other => return Err(invalid(format!("featureLevel {:#x} is not a feature level", other.0))),

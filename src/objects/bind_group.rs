@@ -54,11 +54,10 @@ set_label!(BindGroup, WGPUBindGroup, wgpuBindGroupSetLabel);
 /// The entry's chain is valid; its handles are NULL or live.
 unsafe fn read_entry(i: usize, e: &WGPUBindGroupEntry) -> ApiResult<Result<BindGroupEntry<'static>, String>> {
     // SAFETY: the chain is valid (caller).
-    let chain =
-        match unsafe { Chain::walk(e.nextInChain, "WGPUBindGroupEntry", &[WGPUSType::ExternalTextureBindingEntry]) } {
-            Ok(chain) => chain,
-            Err(why) => return Ok(Err(crate::conv::chain_error(why))),
-        };
+    let chain = match unsafe { Chain::walk(e.nextInChain, "WGPUBindGroupEntry") } {
+        Ok(chain) => chain,
+        Err(why) => return Ok(Err(crate::conv::chain_error(why))),
+    };
     // SAFETY: the buffer handle is NULL or live (caller).
     let buffer = unsafe { boundary::opt_arg::<Buffer>(e.buffer, &format!("entries[{i}].buffer")) }?;
     let kind = crate::conv::binding::entry_kind(

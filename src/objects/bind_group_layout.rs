@@ -55,8 +55,7 @@ impl BindGroupLayout {
 unsafe fn read_entry(e: &WGPUBindGroupLayoutEntry) -> Result<wgt::BindGroupLayoutEntry, String> {
     // SAFETY: the chains are valid (caller).
     let external = unsafe {
-        let chain = Chain::walk(e.nextInChain, "WGPUBindGroupLayoutEntry", &[WGPUSType::ExternalTextureBindingLayout])
-            .map_err(crate::conv::chain_error)?;
+        let chain = Chain::walk(e.nextInChain, "WGPUBindGroupLayoutEntry").map_err(crate::conv::chain_error)?;
         chain::expect_none(e.buffer.nextInChain, "WGPUBufferBindingLayout").map_err(crate::conv::chain_error)?;
         chain::expect_none(e.sampler.nextInChain, "WGPUSamplerBindingLayout").map_err(crate::conv::chain_error)?;
         chain::expect_none(e.texture.nextInChain, "WGPUTextureBindingLayout").map_err(crate::conv::chain_error)?;

@@ -63,9 +63,8 @@ unsafe fn read_source<'a>(
     desc: &WGPUShaderModuleDescriptor,
     spirv_enabled: bool,
 ) -> ApiResult<Result<ShaderModuleSource<'a>, String>> {
-    let allowed = [WGPUSType::ShaderSourceWGSL, WGPUSType::ShaderSourceSPIRV];
     // SAFETY: the chain is valid (caller).
-    let chain = match unsafe { Chain::walk(desc.nextInChain, "WGPUShaderModuleDescriptor", &allowed) } {
+    let chain = match unsafe { Chain::walk(desc.nextInChain, "WGPUShaderModuleDescriptor") } {
         Ok(chain) => chain,
         Err(why) => return Ok(Err(crate::conv::chain_error(why))),
     };
