@@ -183,8 +183,11 @@ fn required_compat_limits(
 }
 
 /// The limits a device gets: the WebGPU defaults (no better than what the
-/// adapter offers), raised or lowered to each requested value. `Err` names
-/// a requested limit the adapter cannot meet.
+/// adapter offers), each raised to the requested value where that is
+/// better; a requested value worse than the default gives the default (the
+/// WebGPU spec's requestDevice, as the CTS checks it). `Err` names a
+/// requested limit the adapter cannot meet or an alignment that is not a
+/// power of two.
 pub(crate) fn required_limits(req: Option<&WGPULimits>, adapter: &wgt::Limits) -> Result<wgt::Limits, String> {
     let mut l = wgt::Limits::default().or_worse_values_from(adapter);
     let Some(r) = req else { return Ok(l) };
@@ -198,7 +201,7 @@ pub(crate) fn required_limits(req: Option<&WGPULimits>, adapter: &wgt::Limits) -
                 if r.$c > adapter.$w {
                     return Err(format!("requiredLimits.{} = {} is above the adapter's {}", stringify!($c), r.$c, adapter.$w));
                 }
-                l.$w = r.$c;
+                l.$w = l.$w.max(r.$c);
             }
         )*};
     }
@@ -208,7 +211,7 @@ pub(crate) fn required_limits(req: Option<&WGPULimits>, adapter: &wgt::Limits) -
                 if r.$c > adapter.$w {
                     return Err(format!("requiredLimits.{} = {} is above the adapter's {}", stringify!($c), r.$c, adapter.$w));
                 }
-                l.$w = r.$c;
+                l.$w = l.$w.max(r.$c);
             }
         )*};
     }
@@ -218,7 +221,8 @@ pub(crate) fn required_limits(req: Option<&WGPULimits>, adapter: &wgt::Limits) -
                 if !r.$c.is_power_of_two() || r.$c < adapter.$w {
                     return Err(format!("requiredLimits.{} = {} must be a power of two no smaller than the adapter's {}", stringify!($c), r.$c, adapter.$w));
                 }
-                l.$w = r.$c;
+                // An alignment is better when smaller.
+                l.$w = l.$w.min(r.$c);
             }
         )*};
     }
@@ -355,8 +359,19 @@ mod tests {
         let mut req = WGPU_LIMITS_INIT;
         req.maxBindGroups = adapter.max_bind_groups + 1;
         assert!(required_limits(Some(&req), &adapter).is_err());
+        // Worse than the default: the default (the CTS's rule).
         req.maxBindGroups = 2;
-        assert_eq!(required_limits(Some(&req), &adapter).unwrap().max_bind_groups, 2);
+        assert_eq!(required_limits(Some(&req), &adapter).unwrap().max_bind_groups, 4);
+        req.maxBindGroups = WGPU_LIMIT_U32_UNDEFINED;
+        req.minUniformBufferOffsetAlignment = 1024;
+        assert_eq!(required_limits(Some(&req), &adapter).unwrap().min_uniform_buffer_offset_alignment, 256);
+        // Better than the default, within the adapter's: honoured.
+        let big = wgt::Limits { max_bind_groups: 8, min_uniform_buffer_offset_alignment: 64, ..adapter.clone() };
+        req.maxBindGroups = 6;
+        req.minUniformBufferOffsetAlignment = 128;
+        let got = required_limits(Some(&req), &big).unwrap();
+        assert_eq!((got.max_bind_groups, got.min_uniform_buffer_offset_alignment), (6, 128));
+        req.maxBindGroups = WGPU_LIMIT_U32_UNDEFINED;
         req.minUniformBufferOffsetAlignment = 3;
         assert!(required_limits(Some(&req), &adapter).is_err());
     }

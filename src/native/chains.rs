@@ -202,8 +202,9 @@ pub(crate) unsafe fn write_native_limits(chain: &Chain, l: &wgt::Limits) {
 }
 
 /// Applies a `WGPUNativeLimits` in the (validated) chain of required limits:
-/// each value not `WGPU_LIMIT_U32_UNDEFINED` replaces the default; `Err`
-/// names a value above the adapter's.
+/// each value not `WGPU_LIMIT_U32_UNDEFINED` raises the default to it (one
+/// worse than the default leaves the default, as for the standard limits);
+/// `Err` names a value above the adapter's.
 pub(crate) fn required_native_limits(chain: &Chain, adapter: &wgt::Limits, l: &mut wgt::Limits) -> Result<(), String> {
     // SAFETY: the sType names this struct.
     let Some(native) = (unsafe { chain.get::<WGPUNativeLimits>(WGPUSType(WGPUSType_NativeLimits)) }) else {
@@ -241,7 +242,7 @@ pub(crate) fn required_native_limits(chain: &Chain, adapter: &wgt::Limits, l: &m
         if req > have {
             return Err(format!("requiredLimits WGPUNativeLimits.{name} = {req} is above the adapter's {have}"));
         }
-        *out = req;
+        *out = (*out).max(req);
     }
     Ok(())
 }

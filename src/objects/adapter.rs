@@ -120,13 +120,23 @@ impl Adapter {
         self.instance.global.adapter_get_info(self.id)
     }
 
-    /// Claims the adapter for a new device; `false` when it already made
+    /// Claims the adapter for a new device: `None` when it already made
     /// one and the instance allows only one (wgpu-native allows any number:
-    /// `compat::Rule::SecondDeviceFromAdapter`).
-    pub(crate) fn claim(&self) -> bool {
-        !self.consumed.swap(true, Ordering::AcqRel)
+    /// `compat::Rule::SecondDeviceFromAdapter`); else whether this claim is
+    /// the one that used the adapter up, to be given back with
+    /// [`Adapter::unclaim`] if the device is not made (a failed request
+    /// does not expire the adapter).
+    pub(crate) fn claim(&self) -> Option<bool> {
+        let first = !self.consumed.swap(true, Ordering::AcqRel);
+        let more = first
             || self.instance.multiple_devices_per_adapter
-            || crate::compat::allows(crate::compat::Rule::SecondDeviceFromAdapter)
+            || crate::compat::allows(crate::compat::Rule::SecondDeviceFromAdapter);
+        more.then_some(first)
+    }
+
+    /// Gives back the claim that used the adapter up: its request failed.
+    pub(crate) fn unclaim(&self) {
+        self.consumed.store(false, Ordering::Release);
     }
 }
 
@@ -283,11 +293,16 @@ pub unsafe extern "C" fn wgpuAdapterRequestDevice(
                 None => {}
             }
         });
-        let result = if adapter.claim() {
-            // SAFETY: the descriptor's pointers are valid (caller).
-            unsafe { Device::create(&adapter, &desc, lost_mode) }
-        } else {
-            Err("this adapter already created a device (enable the MultipleDevicesPerAdapter instance feature to create more)".into())
+        let result = match adapter.claim() {
+            Some(first) => {
+                // SAFETY: the descriptor's pointers are valid (caller).
+                let made = unsafe { Device::create(&adapter, &desc, lost_mode) };
+                if made.is_err() && first {
+                    adapter.unclaim();
+                }
+                made
+            }
+            None => Err("this adapter already created a device (enable the MultipleDevicesPerAdapter instance feature to create more)".into()),
         };
         if let Err(message) = &result {
             // The lost callback still runs exactly once: FailedCreation.
