@@ -357,10 +357,14 @@ pub(crate) unsafe fn map_async(
         drop(state);
         return fail(completer, WGPUMapAsyncStatus::Error, "the buffer is already mapped or has a map pending".into());
     }
-    if device.is_lost() || !buffer.valid {
+    if device.is_lost() {
         drop(state);
-        let why = if device.is_lost() { "the device is lost" } else { "the buffer is invalid" };
-        return fail(completer, WGPUMapAsyncStatus::Aborted, why.into());
+        return fail(completer, WGPUMapAsyncStatus::Aborted, "the device is lost".into());
+    }
+    if !buffer.valid {
+        // A validation error and Error, as Dawn and the CTS have it.
+        drop(state);
+        return fail(completer, WGPUMapAsyncStatus::Error, "the buffer is invalid".into());
     }
     let offset = offset as u64;
     let range_size = if size == WGPU_WHOLE_MAP_SIZE { buffer.size.saturating_sub(offset) } else { size as u64 };
