@@ -203,6 +203,182 @@ static inline void td_exit_work(Ctx *ctx) {
   CHECK_EQ(again.lost_calls, 1);
 }
 
+/* ------------------------------------------------------------------------ */
+/* A world of objects of every kind, for releasing in any order. */
+
+typedef enum {
+  TD_INSTANCE,
+  TD_ADAPTER,
+  TD_DEVICE,
+  TD_QUEUE,
+  TD_BUFFER,
+  TD_TEXTURE,
+  TD_VIEW,
+  TD_SAMPLER,
+  TD_BGL,
+  TD_BIND_GROUP,
+  TD_PIPELINE_LAYOUT,
+  TD_MODULE,
+  TD_PIPELINE,
+  TD_ENCODER,
+  TD_COMMAND_BUFFER,
+  TD_QUERY_SET
+} TdKind;
+
+typedef struct {
+  TdKind kind;
+  void *handle;
+} TdObj;
+
+#define TD_MAX_OBJS 32
+
+typedef struct {
+  Ctx ctx;
+  TdObj objs[TD_MAX_OBJS];
+  int count;
+  /* A map pending on `mapped`, a work-done queued behind GPU work (both
+   * AllowProcessEvents, never pumped), and an error scope popped
+   * WaitAnyOnly and never waited on. */
+  TdRec map, done, pop;
+  WGPUBuffer mapped;
+} TdWorld;
+
+static inline void td_add(TdWorld *w, TdKind kind, void *handle) {
+  if (handle && w->count < TD_MAX_OBJS) {
+    w->objs[w->count].kind = kind;
+    w->objs[w->count].handle = handle;
+    w->count++;
+  }
+}
+
+static inline void td_release_obj(TdObj *o) {
+  switch (o->kind) {
+    case TD_INSTANCE: wgpuInstanceRelease((WGPUInstance)o->handle); break;
+    case TD_ADAPTER: wgpuAdapterRelease((WGPUAdapter)o->handle); break;
+    case TD_DEVICE: wgpuDeviceRelease((WGPUDevice)o->handle); break;
+    case TD_QUEUE: wgpuQueueRelease((WGPUQueue)o->handle); break;
+    case TD_BUFFER: wgpuBufferRelease((WGPUBuffer)o->handle); break;
+    case TD_TEXTURE: wgpuTextureRelease((WGPUTexture)o->handle); break;
+    case TD_VIEW: wgpuTextureViewRelease((WGPUTextureView)o->handle); break;
+    case TD_SAMPLER: wgpuSamplerRelease((WGPUSampler)o->handle); break;
+    case TD_BGL: wgpuBindGroupLayoutRelease((WGPUBindGroupLayout)o->handle); break;
+    case TD_BIND_GROUP: wgpuBindGroupRelease((WGPUBindGroup)o->handle); break;
+    case TD_PIPELINE_LAYOUT: wgpuPipelineLayoutRelease((WGPUPipelineLayout)o->handle); break;
+    case TD_MODULE: wgpuShaderModuleRelease((WGPUShaderModule)o->handle); break;
+    case TD_PIPELINE: wgpuComputePipelineRelease((WGPUComputePipeline)o->handle); break;
+    case TD_ENCODER: wgpuCommandEncoderRelease((WGPUCommandEncoder)o->handle); break;
+    case TD_COMMAND_BUFFER: wgpuCommandBufferRelease((WGPUCommandBuffer)o->handle); break;
+    case TD_QUERY_SET: wgpuQuerySetRelease((WGPUQuerySet)o->handle); break;
+  }
+  o->handle = NULL;
+}
+
+/* Builds a world: the harness context, then one object of each kind, GPU
+ * work in flight and callbacks outstanding. objs[0] is the instance. */
+static inline int td_world(TdWorld *w) {
+  memset(w, 0, sizeof *w);
+  if (ctx_init(&w->ctx) != 0) return -1;
+  Ctx *c = &w->ctx;
+  td_add(w, TD_INSTANCE, c->instance);
+  td_add(w, TD_ADAPTER, c->adapter);
+  td_add(w, TD_DEVICE, c->device);
+  td_add(w, TD_QUEUE, c->queue);
+
+  /* GPU work in flight, its output buffer kept. */
+  td_add(w, TD_BUFFER, submit_spin_job(c, 20000, 8));
+  WGPUBuffer storage = make_buffer(c->device, 256, WGPUBufferUsage_Storage, 0);
+  td_add(w, TD_BUFFER, storage);
+  WGPUBuffer at_creation = make_buffer(c->device, 64, WGPUBufferUsage_CopySrc, 1);
+  td_add(w, TD_BUFFER, at_creation); /* still mapped */
+
+  WGPUTextureDescriptor td = WGPU_TEXTURE_DESCRIPTOR_INIT;
+  td.size.width = 16;
+  td.size.height = 16;
+  td.format = WGPUTextureFormat_RGBA8Unorm;
+  td.usage = WGPUTextureUsage_TextureBinding | WGPUTextureUsage_CopyDst;
+  WGPUTexture tex = wgpuDeviceCreateTexture(c->device, &td);
+  td_add(w, TD_TEXTURE, tex);
+  td_add(w, TD_VIEW, tex ? wgpuTextureCreateView(tex, NULL) : NULL);
+  td_add(w, TD_SAMPLER, wgpuDeviceCreateSampler(c->device, NULL));
+
+  WGPUBindGroupLayoutEntry le = WGPU_BIND_GROUP_LAYOUT_ENTRY_INIT;
+  le.binding = 0;
+  le.visibility = WGPUShaderStage_Compute;
+  le.buffer.type = WGPUBufferBindingType_Storage;
+  WGPUBindGroupLayoutDescriptor ld = WGPU_BIND_GROUP_LAYOUT_DESCRIPTOR_INIT;
+  ld.entryCount = 1;
+  ld.entries = &le;
+  WGPUBindGroupLayout bgl = wgpuDeviceCreateBindGroupLayout(c->device, &ld);
+  td_add(w, TD_BGL, bgl);
+  WGPUBindGroupEntry be = WGPU_BIND_GROUP_ENTRY_INIT;
+  be.binding = 0;
+  be.buffer = storage;
+  be.size = WGPU_WHOLE_SIZE;
+  WGPUBindGroupDescriptor bd = WGPU_BIND_GROUP_DESCRIPTOR_INIT;
+  bd.layout = bgl;
+  bd.entryCount = 1;
+  bd.entries = &be;
+  td_add(w, TD_BIND_GROUP, wgpuDeviceCreateBindGroup(c->device, &bd));
+  WGPUPipelineLayoutDescriptor pld = WGPU_PIPELINE_LAYOUT_DESCRIPTOR_INIT;
+  pld.bindGroupLayoutCount = 1;
+  pld.bindGroupLayouts = &bgl;
+  WGPUPipelineLayout pl = wgpuDeviceCreatePipelineLayout(c->device, &pld);
+  td_add(w, TD_PIPELINE_LAYOUT, pl);
+  WGPUShaderModule m = make_wgsl(c->device,
+                                 "@group(0) @binding(0) var<storage, read_write> b: array<u32>;\n"
+                                 "@compute @workgroup_size(1) fn main() { b[0] = 1u; }\n");
+  td_add(w, TD_MODULE, m);
+  WGPUComputePipelineDescriptor pd = WGPU_COMPUTE_PIPELINE_DESCRIPTOR_INIT;
+  pd.layout = pl;
+  pd.compute.module = m;
+  pd.compute.entryPoint = sv("main");
+  td_add(w, TD_PIPELINE, wgpuDeviceCreateComputePipeline(c->device, &pd));
+  td_add(w, TD_ENCODER, wgpuDeviceCreateCommandEncoder(c->device, NULL));
+  WGPUCommandEncoder enc = wgpuDeviceCreateCommandEncoder(c->device, NULL);
+  td_add(w, TD_COMMAND_BUFFER, enc ? wgpuCommandEncoderFinish(enc, NULL) : NULL);
+  if (enc) wgpuCommandEncoderRelease(enc);
+  WGPUQuerySetDescriptor qd = WGPU_QUERY_SET_DESCRIPTOR_INIT;
+  qd.type = WGPUQueryType_Occlusion;
+  qd.count = 4;
+  td_add(w, TD_QUERY_SET, wgpuDeviceCreateQuerySet(c->device, &qd));
+
+  /* Callbacks outstanding. */
+  w->mapped = make_buffer(c->device, 64, WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst, 0);
+  td_add(w, TD_BUFFER, w->mapped);
+  WGPUBufferMapCallbackInfo mi = WGPU_BUFFER_MAP_CALLBACK_INFO_INIT;
+  mi.mode = WGPUCallbackMode_AllowProcessEvents;
+  mi.callback = td_map_cb;
+  mi.userdata1 = &w->map;
+  wgpuBufferMapAsync(w->mapped, WGPUMapMode_Read, 0, 64, mi);
+  td_work_done(c, WGPUCallbackMode_AllowProcessEvents, &w->done);
+  td_scoped_error(c, WGPUCallbackMode_WaitAnyOnly, &w->pop);
+  /* The objects now belong to the list. */
+  c->instance = NULL;
+  c->adapter = NULL;
+  c->device = NULL;
+  c->queue = NULL;
+  return w->count == TD_MAX_OBJS ? -2 : 0;
+}
+
+/* A context naming the world's instance, adapter, device and queue (not
+ * owning them), for the helpers above. */
+static inline Ctx td_world_ctx(TdWorld *w) {
+  Ctx c = w->ctx;
+  c.instance = (WGPUInstance)w->objs[0].handle;
+  c.adapter = (WGPUAdapter)w->objs[1].handle;
+  c.device = (WGPUDevice)w->objs[2].handle;
+  c.queue = (WGPUQueue)w->objs[3].handle;
+  return c;
+}
+
+/* After everything is released: each outstanding callback ran once. */
+static inline void td_world_check(TdWorld *w) {
+  CHECK_EQ(td_calls(&w->map), 1);
+  CHECK_EQ(td_calls(&w->done), 1);
+  CHECK_EQ(td_calls(&w->pop), 1);
+  CHECK_EQ(w->ctx.lost_calls, 1);
+}
+
 /* Prints the summary; a failure ends the process with exit code 1 at once
  * (from an exit handler, main's return value is already decided). */
 static inline void td_finish_at_exit(void) {
