@@ -1120,6 +1120,20 @@ def gen_rust(api: Api, d: Defaults) -> Dict[str, str]:
             "}",
             "",
         ]
+    # The chains the header allows: every extension struct, with the structs
+    # it extends (`extends` in the yml). Readers are checked against it.
+    b += [
+        "/// Every extension struct of webgpu.h: its sType, its name, and the structs",
+        "/// whose `nextInChain` it may extend (`extends` in webgpu.yml; empty where",
+        "/// the yml names none).",
+        "pub const CHAIN_EXTENSIONS: &[(WGPUSType, &str, &[&str])] = &[",
+    ]
+    for st in api.structs:
+        if st.kind != "extension":
+            continue
+        parents = ", ".join(f'"{wgpu(x)}"' for x in st.extends)
+        b.append(f"    (WGPUSType::{rs_enum_const(st.stype.split('_', 1)[1])}, \"{st.cname}\", &[{parents}]),")
+    b += ["];", ""]
     files["structs.rs"] = rs_file(b, "Structures (C layout) and their `_INIT` values / `Default` impls.")
 
     # procs.rs

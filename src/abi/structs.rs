@@ -2225,3 +2225,25 @@ impl Default for WGPURenderPipelineDescriptor {
         WGPU_RENDER_PIPELINE_DESCRIPTOR_INIT
     }
 }
+
+/// Every extension struct of webgpu.h: its sType, its name, and the structs
+/// whose `nextInChain` it may extend (`extends` in webgpu.yml; empty where
+/// the yml names none).
+pub const CHAIN_EXTENSIONS: &[(WGPUSType, &str, &[&str])] = &[
+    (WGPUSType::CompatibilityModeLimits, "WGPUCompatibilityModeLimits", &["WGPULimits"]),
+    (WGPUSType::ExternalTextureBindingEntry, "WGPUExternalTextureBindingEntry", &["WGPUBindGroupEntry"]),
+    (WGPUSType::ExternalTextureBindingLayout, "WGPUExternalTextureBindingLayout", &["WGPUBindGroupLayoutEntry"]),
+    (WGPUSType::RenderPassMaxDrawCount, "WGPURenderPassMaxDrawCount", &["WGPURenderPassDescriptor"]),
+    (WGPUSType::RequestAdapterWebXROptions, "WGPURequestAdapterWebXROptions", &["WGPURequestAdapterOptions"]),
+    (WGPUSType::ShaderSourceSPIRV, "WGPUShaderSourceSPIRV", &["WGPUShaderModuleDescriptor"]),
+    (WGPUSType::ShaderSourceWGSL, "WGPUShaderSourceWGSL", &["WGPUShaderModuleDescriptor"]),
+    (WGPUSType::SurfaceColorManagement, "WGPUSurfaceColorManagement", &[]),
+    (WGPUSType::SurfaceSourceAndroidNativeWindow, "WGPUSurfaceSourceAndroidNativeWindow", &["WGPUSurfaceDescriptor"]),
+    (WGPUSType::SurfaceSourceMetalLayer, "WGPUSurfaceSourceMetalLayer", &["WGPUSurfaceDescriptor"]),
+    (WGPUSType::SurfaceSourceWaylandSurface, "WGPUSurfaceSourceWaylandSurface", &["WGPUSurfaceDescriptor"]),
+    (WGPUSType::SurfaceSourceWindowsHWND, "WGPUSurfaceSourceWindowsHWND", &["WGPUSurfaceDescriptor"]),
+    (WGPUSType::SurfaceSourceXCBWindow, "WGPUSurfaceSourceXCBWindow", &["WGPUSurfaceDescriptor"]),
+    (WGPUSType::SurfaceSourceXlibWindow, "WGPUSurfaceSourceXlibWindow", &["WGPUSurfaceDescriptor"]),
+    (WGPUSType::TextureBindingViewDimension, "WGPUTextureBindingViewDimension", &["WGPUTextureDescriptor"]),
+    (WGPUSType::TextureComponentSwizzleDescriptor, "WGPUTextureComponentSwizzleDescriptor", &["WGPUTextureViewDescriptor"]),
+];

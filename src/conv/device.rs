@@ -4,6 +4,7 @@ use wgpu_types as wgt;
 
 use crate::abi::*;
 use crate::ffi::boundary::ApiResult;
+use crate::ffi::chain::Chain;
 
 /// The standard features and the wgpu features that provide them.
 /// `CoreFeaturesAndLimits` has no wgpu flag: every device is a core device.
@@ -87,11 +88,20 @@ impl Bounded for u64 {
     }
 }
 
-/// Writes `limits` into a C struct (its chain must be empty).
+/// Writes `limits` into a C struct and the structs chained to it
+/// (`WGPUCompatibilityModeLimits`, wgpu.h's `WGPUNativeLimits`); any other
+/// link is refused before anything is written.
 pub(crate) fn write_limits(out: &mut WGPULimits, l: &wgt::Limits) -> ApiResult<()> {
     // SAFETY: the chain was supplied by the caller of the exported function,
-    // which promises a valid chain.
-    unsafe { crate::native::chains::write_native_limits(out.nextInChain, l) }?;
+    // which promises a valid, writable chain; `out` is borrowed only for
+    // its own fields below, not its links.
+    unsafe {
+        let chain = Chain::walk(out.nextInChain, "WGPULimits")?;
+        if let Some(compat) = chain.get_mut::<WGPUCompatibilityModeLimits>(WGPUSType::CompatibilityModeLimits) {
+            write_compat_limits(compat, l);
+        }
+        crate::native::chains::write_native_limits(&chain, l);
+    }
     out.maxTextureDimension1D = defined(l.max_texture_dimension_1d);
     out.maxTextureDimension2D = defined(l.max_texture_dimension_2d);
     out.maxTextureDimension3D = defined(l.max_texture_dimension_3d);
@@ -127,22 +137,71 @@ pub(crate) fn write_limits(out: &mut WGPULimits, l: &wgt::Limits) -> ApiResult<(
     Ok(())
 }
 
+/// The compatibility-mode limits of a device with limits `l`. Every device
+/// here is a core device, whose compatibility limits are its per-stage
+/// ones (WebGPU spec, "Limits").
+fn write_compat_limits(out: &mut WGPUCompatibilityModeLimits, l: &wgt::Limits) {
+    out.maxStorageBuffersInVertexStage = defined(l.max_storage_buffers_per_shader_stage);
+    out.maxStorageBuffersInFragmentStage = defined(l.max_storage_buffers_per_shader_stage);
+    out.maxStorageTexturesInVertexStage = defined(l.max_storage_textures_per_shader_stage);
+    out.maxStorageTexturesInFragmentStage = defined(l.max_storage_textures_per_shader_stage);
+}
+
+/// Applies a required `WGPUCompatibilityModeLimits` after the core limits:
+/// a core device's compatibility limits are its per-stage limits, so each
+/// defined value raises the per-stage limit it stands for to at least that
+/// value; `Err` names one above the adapter's.
+fn required_compat_limits(
+    c: &WGPUCompatibilityModeLimits,
+    adapter: &wgt::Limits,
+    l: &mut wgt::Limits,
+) -> Result<(), String> {
+    let (buffers, textures) =
+        (adapter.max_storage_buffers_per_shader_stage, adapter.max_storage_textures_per_shader_stage);
+    for (name, req, is_buffer) in [
+        ("maxStorageBuffersInVertexStage", c.maxStorageBuffersInVertexStage, true),
+        ("maxStorageBuffersInFragmentStage", c.maxStorageBuffersInFragmentStage, true),
+        ("maxStorageTexturesInVertexStage", c.maxStorageTexturesInVertexStage, false),
+        ("maxStorageTexturesInFragmentStage", c.maxStorageTexturesInFragmentStage, false),
+    ] {
+        if req == WGPU_LIMIT_U32_UNDEFINED {
+            continue;
+        }
+        let (have, out) = if is_buffer {
+            (buffers, &mut l.max_storage_buffers_per_shader_stage)
+        } else {
+            (textures, &mut l.max_storage_textures_per_shader_stage)
+        };
+        if req > have {
+            return Err(format!(
+                "requiredLimits WGPUCompatibilityModeLimits.{name} = {req} is above the adapter's {have}"
+            ));
+        }
+        *out = (*out).max(req);
+    }
+    Ok(())
+}
+
 /// The limits a device gets: the WebGPU defaults (no better than what the
-/// adapter offers), raised or lowered to each requested value. `Err` names
-/// a requested limit the adapter cannot meet.
+/// adapter offers), each raised to the requested value where that is
+/// better; a requested value worse than the default gives the default (the
+/// WebGPU spec's requestDevice, as the CTS checks it). `Err` names a
+/// requested limit the adapter cannot meet or an alignment that is not a
+/// power of two.
 pub(crate) fn required_limits(req: Option<&WGPULimits>, adapter: &wgt::Limits) -> Result<wgt::Limits, String> {
     let mut l = wgt::Limits::default().or_worse_values_from(adapter);
     let Some(r) = req else { return Ok(l) };
     // SAFETY: the chain was supplied by the caller of the exported
-    // function, which promises a valid chain (wgpu.h's WGPUNativeLimits).
-    unsafe { crate::native::chains::required_native_limits(r.nextInChain, adapter, &mut l) }?;
+    // function, which promises a valid chain.
+    let chain = unsafe { Chain::walk(r.nextInChain, "WGPULimits") }.map_err(|r| format!("requiredLimits: {}", r.0))?;
+    crate::native::chains::required_native_limits(&chain, adapter, &mut l)?;
     macro_rules! max_u32 {
         ($($c:ident => $w:ident),* $(,)?) => {$(
             if r.$c != WGPU_LIMIT_U32_UNDEFINED {
                 if r.$c > adapter.$w {
                     return Err(format!("requiredLimits.{} = {} is above the adapter's {}", stringify!($c), r.$c, adapter.$w));
                 }
-                l.$w = r.$c;
+                l.$w = l.$w.max(r.$c);
             }
         )*};
     }
@@ -152,7 +211,7 @@ pub(crate) fn required_limits(req: Option<&WGPULimits>, adapter: &wgt::Limits) -
                 if r.$c > adapter.$w {
                     return Err(format!("requiredLimits.{} = {} is above the adapter's {}", stringify!($c), r.$c, adapter.$w));
                 }
-                l.$w = r.$c;
+                l.$w = l.$w.max(r.$c);
             }
         )*};
     }
@@ -162,7 +221,8 @@ pub(crate) fn required_limits(req: Option<&WGPULimits>, adapter: &wgt::Limits) -
                 if !r.$c.is_power_of_two() || r.$c < adapter.$w {
                     return Err(format!("requiredLimits.{} = {} must be a power of two no smaller than the adapter's {}", stringify!($c), r.$c, adapter.$w));
                 }
-                l.$w = r.$c;
+                // An alignment is better when smaller.
+                l.$w = l.$w.min(r.$c);
             }
         )*};
     }
@@ -204,6 +264,10 @@ pub(crate) fn required_limits(req: Option<&WGPULimits>, adapter: &wgt::Limits) -
         minUniformBufferOffsetAlignment => min_uniform_buffer_offset_alignment,
         minStorageBufferOffsetAlignment => min_storage_buffer_offset_alignment,
     );
+    // SAFETY: the sType names this struct.
+    if let Some(compat) = unsafe { chain.get::<WGPUCompatibilityModeLimits>(WGPUSType::CompatibilityModeLimits) } {
+        required_compat_limits(compat, adapter, &mut l)?;
+    }
     Ok(l)
 }
 
@@ -295,8 +359,19 @@ mod tests {
         let mut req = WGPU_LIMITS_INIT;
         req.maxBindGroups = adapter.max_bind_groups + 1;
         assert!(required_limits(Some(&req), &adapter).is_err());
+        // Worse than the default: the default (the CTS's rule).
         req.maxBindGroups = 2;
-        assert_eq!(required_limits(Some(&req), &adapter).unwrap().max_bind_groups, 2);
+        assert_eq!(required_limits(Some(&req), &adapter).unwrap().max_bind_groups, 4);
+        req.maxBindGroups = WGPU_LIMIT_U32_UNDEFINED;
+        req.minUniformBufferOffsetAlignment = 1024;
+        assert_eq!(required_limits(Some(&req), &adapter).unwrap().min_uniform_buffer_offset_alignment, 256);
+        // Better than the default, within the adapter's: honoured.
+        let big = wgt::Limits { max_bind_groups: 8, min_uniform_buffer_offset_alignment: 64, ..adapter.clone() };
+        req.maxBindGroups = 6;
+        req.minUniformBufferOffsetAlignment = 128;
+        let got = required_limits(Some(&req), &big).unwrap();
+        assert_eq!((got.max_bind_groups, got.min_uniform_buffer_offset_alignment), (6, 128));
+        req.maxBindGroups = WGPU_LIMIT_U32_UNDEFINED;
         req.minUniformBufferOffsetAlignment = 3;
         assert!(required_limits(Some(&req), &adapter).is_err());
     }

@@ -31,7 +31,7 @@ pub(crate) struct ErrorBuffer<'a> {
 
 impl Drop for ErrorBuffer<'_> {
     fn drop(&mut self) {
-        self.global.buffer_drop(self.id);
+        crate::ffi::boundary::in_drop("an invalid buffer", || self.global.buffer_drop(self.id));
     }
 }
 

@@ -18,15 +18,18 @@ mod imp {
     /// Paths of the shared objects mapped in the process now.
     pub(crate) fn loaded() -> HashSet<CString> {
         unsafe extern "C" fn visit(info: *mut libc::dl_phdr_info, _size: usize, data: *mut c_void) -> c_int {
-            // SAFETY: glibc passes a valid entry and our `data` pointer.
-            let (info, out) = unsafe { (&*info, &mut *(data as *mut HashSet<CString>)) };
-            if !info.dlpi_name.is_null() {
-                // SAFETY: `dlpi_name` is a NUL-terminated path (maybe empty).
-                let name = unsafe { CStr::from_ptr(info.dlpi_name) };
-                if !name.to_bytes().is_empty() {
-                    out.insert(name.to_owned());
+            // Called by libc: nothing may unwind out of here.
+            let _ = std::panic::catch_unwind(|| {
+                // SAFETY: glibc passes a valid entry and our `data` pointer.
+                let (info, out) = unsafe { (&*info, &mut *(data as *mut HashSet<CString>)) };
+                if !info.dlpi_name.is_null() {
+                    // SAFETY: `dlpi_name` is a NUL-terminated path (maybe empty).
+                    let name = unsafe { CStr::from_ptr(info.dlpi_name) };
+                    if !name.to_bytes().is_empty() {
+                        out.insert(name.to_owned());
+                    }
                 }
-            }
+            });
             0
         }
         let mut set = HashSet::new();

@@ -27,6 +27,7 @@ use wgpu_core::global::Global;
 use wgpu_core::id::DeviceId;
 
 use crate::engine::spin::Spin;
+use crate::futures::ThreadKey;
 
 /// How long one fallback wait lasts before the thread polls again.
 const WAIT_SLICE: Duration = Duration::from_millis(2);
@@ -99,6 +100,10 @@ pub(crate) struct Progress {
     /// and the application threads' ones.
     pub(crate) spin: Arc<Spin>,
     thread: Mutex<Option<std::thread::JoinHandle<()>>>,
+    /// The thread's [`ThreadKey`] once it runs (0 before): `stop` called
+    /// on the thread itself must not join it. Not `thread::current()`,
+    /// which panics in exit handlers.
+    runner: AtomicU64,
     /// Drops the wgpu-core ids once the thread is done with them.
     on_exit: Mutex<Option<Box<dyn FnOnce() + Send>>>,
 }
@@ -148,6 +153,7 @@ impl Progress {
             fence,
             spin,
             thread: Mutex::new(None),
+            runner: AtomicU64::new(0),
             on_exit: Mutex::new(Some(on_exit)),
         });
         let thread_progress = progress.clone();
@@ -155,6 +161,7 @@ impl Progress {
             // Messages for the log callback wait for this thread's flush
             // points, where it holds no lock.
             crate::ffi::log::mark_internal_thread();
+            thread_progress.runner.store(ThreadKey::current().get(), Ordering::Release);
             thread_progress.run(&global, device_id, &locks);
             thread_progress.finish();
             crate::ffi::log::flush_queued();
@@ -253,7 +260,7 @@ impl Progress {
         }
         let handle = self.thread.lock().take();
         if let Some(h) = handle {
-            if h.thread().id() == std::thread::current().id() {
+            if self.runner.load(Ordering::Acquire) == ThreadKey::current().get() {
                 return;
             }
             let joined = h.join();

@@ -313,11 +313,13 @@ impl Drop for BatchGuard {
         }
         // wgpu-core dropped the closure uncalled (its device went away):
         // the batch's callbacks get CallbackCancelled.
-        self.progress.end_op();
-        let mut st = self.work_done.state.lock();
-        if self.work_done.take(&mut st, self.id.generation) {
-            log::debug!(target: "wgpu_shim", "queue work ended without a result; its callbacks get CallbackCancelled");
-            self.registry.finish_batch(self.id, false);
-        }
+        crate::ffi::boundary::in_drop("a work-done batch", || {
+            self.progress.end_op();
+            let mut st = self.work_done.state.lock();
+            if self.work_done.take(&mut st, self.id.generation) {
+                log::debug!(target: "wgpu_shim", "queue work ended without a result; its callbacks get CallbackCancelled");
+                self.registry.finish_batch(self.id, false);
+            }
+        });
     }
 }

@@ -36,31 +36,70 @@ pub(crate) use reject;
 /// Runs the body of the exported function `func`, with the panic and
 /// rejection policy above. `fallback` is returned when the call is rejected
 /// or panics.
+///
+/// Nothing in here may unwind into C (that aborts the process): the body
+/// runs under `catch_unwind`, and so does everything around it (logging,
+/// spontaneous delivery, the log callback's queue). None of it panics by
+/// design; thread-locals are reached with `try_with`, since calls come from
+/// exit handlers and thread-storage destructors too, where they are gone.
 pub(crate) fn call<R>(func: &'static str, fallback: R, body: impl FnOnce() -> ApiResult<R>) -> R {
-    let counted = crate::ffi::log::enter();
-    let context = if crate::compat::active() { crate::compat::enter(func) } else { None };
+    let counted = guarded(func, "entering", crate::ffi::log::enter).unwrap_or(false);
+    let context =
+        if crate::compat::active() { guarded(func, "entering", || crate::compat::enter(func)).flatten() } else { None };
     let out = match catch_unwind(AssertUnwindSafe(body)) {
         Ok(Ok(value)) => value,
         Ok(Err(Reject(why))) => {
-            crate::ffi::log::init();
-            log::error!(target: "wgpu_shim", "{func}: {why}");
+            guarded(func, "logging", || {
+                crate::ffi::log::init();
+                log::error!(target: "wgpu_shim", "{func}: {why}");
+            });
             fallback
         }
         Err(panic) => {
-            crate::ffi::log::init();
-            let what = panic
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "unknown panic".to_string());
-            log::error!(target: "wgpu_shim", "{func}: internal error ({what}); the call did nothing");
+            guarded(func, "logging", || {
+                crate::ffi::log::init();
+                let what = panic
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "unknown panic".to_string());
+                log::error!(target: "wgpu_shim", "{func}: internal error ({what}); the call did nothing");
+            });
             fallback
         }
     };
-    crate::compat::leave(context);
-    crate::futures::flush_spontaneous();
-    crate::ffi::log::leave(counted);
+    guarded(func, "leaving", || crate::compat::leave(context));
+    guarded(func, "delivering spontaneous callbacks", crate::futures::flush_spontaneous);
+    guarded(func, "delivering log messages", || crate::ffi::log::leave(counted));
     out
+}
+
+/// Runs one step of [`call`] outside the body; a panic in it is caught and
+/// reported (to stderr directly if logging is what panicked).
+#[inline]
+fn guarded<T>(func: &'static str, what: &str, step: impl FnOnce() -> T) -> Option<T> {
+    match catch_unwind(AssertUnwindSafe(step)) {
+        Ok(value) => Some(value),
+        Err(_) => {
+            let reported = catch_unwind(|| {
+                log::error!(target: "wgpu_shim", "{func}: internal error while {what}");
+            });
+            if reported.is_err() {
+                use std::io::Write as _;
+                let _ = writeln!(std::io::stderr(), "[wgpu-shim ERROR] {func}: internal error while {what}");
+            }
+            None
+        }
+    }
+}
+
+/// Runs the work of a `Drop` impl (a wgpu-core drop function, a thread
+/// join): a panic in it is caught and logged. A drop may run while a panic
+/// unwinds, and a second panic there aborts the process.
+pub(crate) fn in_drop(what: &'static str, work: impl FnOnce()) {
+    if catch_unwind(AssertUnwindSafe(work)).is_err() {
+        let _ = catch_unwind(|| log::error!(target: "wgpu_shim", "internal error while dropping {what}"));
+    }
 }
 
 /// The object behind a required handle argument.
@@ -312,6 +351,45 @@ mod tests {
         let v = call("test", 5, || -> ApiResult<i32> { Err(reject!("no")) });
         assert_eq!(v, 5);
         assert_eq!(call("test", 5, || Ok(6)), 6);
+    }
+
+    /// Every exported function's body is one [`call`]: nothing it does can
+    /// unwind into C (which aborts the process).
+    #[test]
+    fn every_export_runs_inside_call() {
+        fn walk(dir: &std::path::Path, found: &mut usize) {
+            for entry in std::fs::read_dir(dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    walk(&path, found);
+                    continue;
+                }
+                let text = std::fs::read_to_string(&path).unwrap();
+                let mut lines = text.lines().map(str::trim);
+                while let Some(line) = lines.next() {
+                    let export =
+                        line.starts_with("pub unsafe extern \"C\" fn ") || line.starts_with("pub extern \"C\" fn ");
+                    if !export || line.ends_with(';') {
+                        continue;
+                    }
+                    // The rest of the signature, then the first statement.
+                    let mut at = line;
+                    while !at.ends_with('{') {
+                        at = lines.next().unwrap_or("{");
+                    }
+                    let first = lines.by_ref().find(|l| !l.is_empty() && !l.starts_with("//")).unwrap_or("");
+                    let inside =
+                        ["call(", "boundary::call(", "crate::ffi::boundary::call(", "$crate::ffi::boundary::call("]
+                            .iter()
+                            .any(|p| first.starts_with(p));
+                    assert!(inside, "{}: `{line}` does not start with call(...): `{first}`", path.display());
+                    *found += 1;
+                }
+            }
+        }
+        let mut found = 0;
+        walk(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &mut found);
+        assert!(found > 100, "the source scan found only {found} exports");
     }
 
     #[test]

@@ -24,7 +24,7 @@ use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Once;
 
-use parking_lot::RwLock;
+use parking_lot::{Mutex, RwLock};
 
 use crate::native::abi::{WGPULogCallback, WGPULogLevel};
 use crate::native::abi::{
@@ -61,14 +61,36 @@ thread_local! {
     static QUEUED: RefCell<Vec<(WGPULogLevel, String)>> = const { RefCell::new(Vec::new()) };
 }
 
+// Every thread-local above is reached with `try_with`: API calls from a
+// thread-storage destructor or an exit handler come after this thread's
+// storage is torn down. The `Cell`s have no destructor and are never torn
+// down; `QUEUED` is, and then messages wait in `ORPHANED` instead.
+
+/// Messages of threads whose [`QUEUED`] is gone, for the next flush of any
+/// thread (the outermost call that queued them, unless another thread's
+/// flush comes first).
+static ORPHANED: Mutex<Vec<(WGPULogLevel, String)>> = Mutex::new(Vec::new());
+
+/// [`ORPHANED`] is not empty (set and cleared under its lock).
+static ORPHANS: AtomicBool = AtomicBool::new(false);
+
+/// Reads one of this thread's flags (`false` if it were ever gone).
+fn flag(key: &'static std::thread::LocalKey<Cell<bool>>) -> bool {
+    key.try_with(Cell::get).unwrap_or(false)
+}
+
+/// Sets one of this thread's flags.
+fn set_flag(key: &'static std::thread::LocalKey<Cell<bool>>, value: bool) {
+    let _ = key.try_with(|c| c.set(value));
+}
+
 /// An API call begins (`boundary::call`); returns whether it was counted.
 #[inline]
 pub(crate) fn enter() -> bool {
     if !ACTIVE.load(Ordering::Relaxed) {
         return false;
     }
-    DEPTH.with(|d| d.set(d.get() + 1));
-    true
+    DEPTH.try_with(|d| d.set(d.get() + 1)).is_ok()
 }
 
 /// An API call ends: the outermost one hands the queued messages to the
@@ -76,11 +98,13 @@ pub(crate) fn enter() -> bool {
 #[inline]
 pub(crate) fn leave(counted: bool) {
     if counted {
-        let outermost = DEPTH.with(|d| {
-            let depth = d.get().saturating_sub(1);
-            d.set(depth);
-            depth == 0
-        });
+        let outermost = DEPTH
+            .try_with(|d| {
+                let depth = d.get().saturating_sub(1);
+                d.set(depth);
+                depth == 0
+            })
+            .unwrap_or(true);
         if outermost {
             flush_queued();
         }
@@ -90,14 +114,21 @@ pub(crate) fn leave(counted: bool) {
 /// Marks the calling thread as a library thread: its messages are queued
 /// until it calls [`flush_queued`].
 pub(crate) fn mark_internal_thread() {
-    INTERNAL.with(|i| i.set(true));
+    set_flag(&INTERNAL, true);
 }
 
 /// Hands this thread's queued messages to the callback (in order). Called
 /// where the thread holds no internal lock.
 pub(crate) fn flush_queued() {
     loop {
-        let batch = QUEUED.with(|q| std::mem::take(&mut *q.borrow_mut()));
+        let mut batch = QUEUED
+            .try_with(|q| q.try_borrow_mut().map(|mut q| std::mem::take(&mut *q)).unwrap_or_default())
+            .unwrap_or_default();
+        if batch.is_empty() && ORPHANS.load(Ordering::Acquire) {
+            let mut orphaned = ORPHANED.lock();
+            ORPHANS.store(false, Ordering::Release);
+            batch = std::mem::take(&mut *orphaned);
+        }
         if batch.is_empty() {
             return;
         }
@@ -110,15 +141,15 @@ pub(crate) fn flush_queued() {
 
 /// Runs the callback for one message (never re-entered on one thread).
 fn call_target(target: Target, level: WGPULogLevel, text: &str) {
-    if IN_CALLBACK.with(Cell::get) {
+    if flag(&IN_CALLBACK) {
         return;
     }
     let message = crate::ffi::boundary::out_str(text);
-    IN_CALLBACK.with(|c| c.set(true));
+    set_flag(&IN_CALLBACK, true);
     // SAFETY: the application's callback with its userdata; the message
     // view points into `text`, which lives until the call returns.
     let outcome = std::panic::catch_unwind(|| unsafe { (target.callback)(level, message, target.userdata) });
-    IN_CALLBACK.with(|c| c.set(false));
+    set_flag(&IN_CALLBACK, false);
     drop(outcome);
 }
 
@@ -136,13 +167,23 @@ fn level_of(level: log::Level) -> WGPULogLevel {
 /// (or this thread is inside it), so the caller writes it to stderr.
 pub(crate) fn forward(record: &log::Record<'_>) -> bool {
     let Some(target) = *TARGET.read() else { return false };
-    if IN_CALLBACK.with(Cell::get) {
+    if flag(&IN_CALLBACK) {
         return false;
     }
     let text = format!("{}", record.args());
     let level = level_of(record.level());
-    if DEPTH.with(Cell::get) > 0 || INTERNAL.with(Cell::get) {
-        QUEUED.with(|q| q.borrow_mut().push((level, text)));
+    if DEPTH.try_with(Cell::get).unwrap_or(0) > 0 || flag(&INTERNAL) {
+        let mut message = Some((level, text));
+        let _ = QUEUED.try_with(|q| {
+            if let (Ok(mut q), Some(m)) = (q.try_borrow_mut(), message.take()) {
+                q.push(m);
+            }
+        });
+        if let Some(m) = message {
+            let mut orphaned = ORPHANED.lock();
+            orphaned.push(m);
+            ORPHANS.store(true, Ordering::Release);
+        }
     } else {
         call_target(target, level, &text);
     }

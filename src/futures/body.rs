@@ -162,9 +162,17 @@ impl Body {
 
 impl Drop for Body {
     fn drop(&mut self) {
-        // SAFETY: a body not run is live and of the vtable's type; this is
-        // its last use.
-        unsafe { (self.vtable.drop)(&mut self.data) }
+        // A drop may run while a panic unwinds: a second one would abort.
+        let dropped = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            // SAFETY: a body not run is live and of the vtable's type; this
+            // is its last use.
+            unsafe { (self.vtable.drop)(&mut self.data) }
+        }));
+        if dropped.is_err() {
+            let _ = std::panic::catch_unwind(
+                || log::error!(target: "wgpu_shim", "internal error while dropping a callback"),
+            );
+        }
     }
 }
 

@@ -11,15 +11,15 @@
 //! complete at once: no pass over all of them, no temporary buffer the size
 //! of the burst.
 
-use std::cell::{Cell, RefCell};
+use std::cell::Cell;
 use std::ptr;
-use std::thread::ThreadId;
 
 use parking_lot::MutexGuard;
 use slotmap::DefaultKey;
 
 use super::body::Body;
 use super::registry::{Inner, Mode, Registry, State};
+use super::ThreadKey;
 
 /// Events a delivery takes out of the registry at a time.
 const CHUNK: usize = 64;
@@ -63,7 +63,7 @@ impl Registry {
         key_of: impl Fn(&T) -> DefaultKey,
         mut on_taken: impl FnMut(&T),
     ) -> MutexGuard<'a, Inner> {
-        let me = std::thread::current().id();
+        let me = ThreadKey::current();
         let mut chunk: Vec<(DefaultKey, Cell<Option<Body>>)> = Vec::with_capacity(items.len().min(CHUNK));
         let mut rest = items.iter();
         loop {
@@ -99,28 +99,42 @@ impl Registry {
 /// its body.
 type Chunk = [(DefaultKey, Cell<Option<Body>>)];
 
+/// One chunk this thread is running, linked to the one further up its
+/// stack: the list lives in `run_chunk`'s stack frames.
+struct Running {
+    /// Its registry: keys of different instances may be equal.
+    registry: *const Registry,
+    chunk: *const Chunk,
+    /// The next chunk out (NULL for none).
+    outer: *const Running,
+}
+
 thread_local! {
-    /// The chunks this thread is running, innermost last. A WaitAny nested
-    /// in one of their callbacks that lists a later future of the chunk runs
-    /// that callback itself (`steal`), as WaitAny must for a future whose
-    /// callback has not run yet (behaviour §8.3). Each chunk is tagged with
-    /// its registry: keys of different instances may be equal.
-    static RUNNING: RefCell<Vec<(*const Registry, *const Chunk)>> = const { RefCell::new(Vec::new()) };
+    /// The innermost chunk this thread is running (NULL for none). A WaitAny
+    /// nested in one of their callbacks that lists a later future of the
+    /// chunk runs that callback itself (`steal`), as WaitAny must for a
+    /// future whose callback has not run yet (behaviour §8.3). A raw pointer
+    /// in a `Cell` has no destructor, so this is never torn down: it works
+    /// in exit handlers and thread-storage destructors too.
+    static RUNNING: Cell<*const Running> = const { Cell::new(ptr::null()) };
 }
 
 /// Runs the callbacks of `chunk`, taken from `registry`, in order, skipping
 /// those a nested WaitAny ran already.
 #[inline]
 fn run_chunk(registry: &Registry, chunk: &Chunk) {
-    /// Unregisters the chunk however the loop ends.
-    struct Registered;
+    /// Unlinks the chunk however the loop ends.
+    struct Registered(*const Running);
     impl Drop for Registered {
         fn drop(&mut self) {
-            RUNNING.with(|r| r.borrow_mut().pop());
+            let _ = RUNNING.try_with(|r| r.set(self.0));
         }
     }
-    RUNNING.with(|r| r.borrow_mut().push((registry, chunk)));
-    let _registered = Registered;
+    let frame = Running { registry, chunk, outer: RUNNING.try_with(Cell::get).unwrap_or(ptr::null()) };
+    let _registered = Registered(frame.outer);
+    // `frame` stays where it is until `_registered`, declared after it, has
+    // unlinked it.
+    let _ = RUNNING.try_with(|r| r.set(&frame));
     for (_, body) in chunk {
         if let Some(body) = body.take() {
             run_guarded(body, false);
@@ -133,16 +147,23 @@ fn run_chunk(registry: &Registry, chunk: &Chunk) {
 /// runs it instead.
 pub(super) fn steal(registry: &Registry, key: DefaultKey) -> Option<Body> {
     let registry: *const Registry = registry;
-    RUNNING.with(|r| {
-        r.borrow().iter().rev().filter(|&&(owner, _)| owner == registry).find_map(|&(_, chunk)| {
-            // SAFETY: a registered chunk is borrowed by `run_chunk` further
-            // up this thread's stack, which unregisters it before the borrow
-            // ends; it is only read through shared references, and the
-            // bodies are behind `Cell`s.
-            let chunk = unsafe { &*chunk };
-            chunk.iter().find(|(k, _)| *k == key).and_then(|(_, body)| body.take())
-        })
-    })
+    let mut at = RUNNING.try_with(Cell::get).unwrap_or(ptr::null());
+    // SAFETY: a linked frame lives in `run_chunk` further up this thread's
+    // stack, which unlinks it before it goes; so do the chunk it points at
+    // (borrowed by that `run_chunk`) and the frames further out. They are
+    // only read through shared references, and the bodies are behind
+    // `Cell`s.
+    while let Some(frame) = unsafe { at.as_ref() } {
+        if frame.registry == registry {
+            // SAFETY: as above.
+            let chunk = unsafe { &*frame.chunk };
+            if let Some(body) = chunk.iter().find(|(k, _)| *k == key).and_then(|(_, body)| body.take()) {
+                return Some(body);
+            }
+        }
+        at = frame.outer;
+    }
+    None
 }
 
 impl Inner {
@@ -155,7 +176,7 @@ impl Inner {
     /// sizes than it was written in, and every load stalled on store
     /// forwarding (a third of a delivery's time, in `perf`).
     #[inline(always)]
-    fn take_into(&mut self, key: DefaultKey, me: ThreadId, chunk: &mut Vec<(DefaultKey, Cell<Option<Body>>)>) -> bool {
+    fn take_into(&mut self, key: DefaultKey, me: ThreadKey, chunk: &mut Vec<(DefaultKey, Cell<Option<Body>>)>) -> bool {
         let Some(ev) = self.events.get_mut(key) else { return false };
         if ev.state != State::Ready {
             return false;

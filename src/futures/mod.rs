@@ -10,16 +10,20 @@ mod deliver;
 mod readiness;
 mod ready;
 mod registry;
+mod thread_key;
 mod wait;
 
 pub(crate) use batch::{BatchId, Joined};
 pub(crate) use readiness::Readiness;
 pub(crate) use registry::{Completer, Mode, Outcome, Refused, Registry, Source};
+pub(crate) use thread_key::ThreadKey;
 pub(crate) use wait::{DirectSleep, WaitRules};
 
 use std::cell::RefCell;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
+
+use parking_lot::Mutex;
 
 /// What this thread owes spontaneous callbacks, to be delivered at
 /// [`flush_spontaneous`], when it is back outside every internal lock.
@@ -43,22 +47,52 @@ thread_local! {
     static OWED: RefCell<Owed> = RefCell::new(Owed::default());
 }
 
-/// How many threads owe something ([`OWED`] not empty). Lets every API
-/// call's return skip the thread-local lookup (a `__tls_get_addr` call in a
-/// shared library) in the common case. Relaxed is enough: a thread always
-/// sees its own increment, and only its own list matters to it.
+/// What threads whose [`OWED`] is already torn down owe (API calls from a
+/// `pthread_key_create` destructor, an `atexit` handler or a C++ static
+/// destructor: every `thread_local!` with a destructor is gone by then).
+/// Delivered by the next flush of any thread, which is the end of the very
+/// call that queued it unless another thread's flush comes first: either
+/// way by a thread that holds no internal lock.
+static ORPHANED: Mutex<Owed> = Mutex::new(Owed { registries: Vec::new(), at_once: Vec::new() });
+
+/// [`ORPHANED`] is not empty (set and cleared under its lock), so that
+/// flushes look at it only then.
+static ORPHANS: AtomicBool = AtomicBool::new(false);
+
+/// How many threads owe something ([`OWED`] not empty, with [`ORPHANED`]
+/// counted as one thread). Lets every API call's return skip the
+/// thread-local lookup (a `__tls_get_addr` call in a shared library) in the
+/// common case. Relaxed is enough: a thread always sees its own increment,
+/// and only its own list matters to it (the orphaned list is behind a
+/// lock).
 static THREADS_WITH_SPONTANEOUS: AtomicUsize = AtomicUsize::new(0);
 
 /// Records something this thread owes, counting the thread in when it owed
-/// nothing.
+/// nothing; in [`ORPHANED`] when this thread's storage is gone.
 fn owe(add: impl FnOnce(&mut Owed)) {
-    OWED.with(|owed| {
-        let mut owed = owed.borrow_mut();
+    let mut add = Some(add);
+    let mut record = |owed: &mut Owed| {
         if owed.is_empty() {
             THREADS_WITH_SPONTANEOUS.fetch_add(1, Ordering::Relaxed);
         }
-        add(&mut owed);
+        if let Some(add) = add.take() {
+            add(owed);
+        }
+    };
+    let in_thread = OWED.try_with(|owed| match owed.try_borrow_mut() {
+        Ok(mut owed) => {
+            record(&mut owed);
+            true
+        }
+        // Never the case (no callback runs while it is borrowed); the
+        // orphaned list is a defined fallback.
+        Err(_) => false,
     });
+    if in_thread != Ok(true) {
+        let mut orphaned = ORPHANED.lock();
+        record(&mut orphaned);
+        ORPHANS.store(true, Ordering::Release);
+    }
 }
 
 /// Notes that `registry` has a spontaneous event ready for this thread to
@@ -88,29 +122,47 @@ pub(crate) fn flush_spontaneous() {
     }
 }
 
+/// Takes everything out of `owed`, counting it out.
+fn take_owed(owed: &mut Owed) -> Option<(Vec<Arc<Registry>>, Vec<body::Body>)> {
+    if owed.is_empty() {
+        return None;
+    }
+    THREADS_WITH_SPONTANEOUS.fetch_sub(1, Ordering::Relaxed);
+    Some((std::mem::take(&mut owed.registries), std::mem::take(&mut owed.at_once)))
+}
+
+/// Takes what threads without storage owe, if anything.
+fn take_orphaned() -> Option<(Vec<Arc<Registry>>, Vec<body::Body>)> {
+    if !ORPHANS.load(Ordering::Acquire) {
+        return None;
+    }
+    let mut orphaned = ORPHANED.lock();
+    ORPHANS.store(false, Ordering::Release);
+    take_owed(&mut orphaned)
+}
+
 /// [`flush_spontaneous`] when some thread has something.
 #[inline(never)]
 fn flush_spontaneous_now() {
     loop {
-        let owed = OWED.with(|owed| {
-            let mut owed = owed.borrow_mut();
-            if owed.is_empty() {
-                None
-            } else {
-                THREADS_WITH_SPONTANEOUS.fetch_sub(1, Ordering::Relaxed);
-                Some((std::mem::take(&mut owed.registries), std::mem::take(&mut owed.at_once)))
-            }
-        });
+        // This thread's list (none once its storage is gone), else the
+        // orphaned one.
+        let owed = OWED
+            .try_with(|owed| owed.try_borrow_mut().ok().and_then(|mut owed| take_owed(&mut owed)))
+            .ok()
+            .flatten()
+            .or_else(take_orphaned);
         let Some((registries, mut at_once)) = owed else { return };
         for body in at_once.drain(..) {
             deliver::run_guarded(body, false);
         }
         // Keep the vector's memory for the next one (one per registering
         // call, in a loop of them).
-        OWED.with(|owed| {
-            let mut owed = owed.borrow_mut();
-            if owed.at_once.is_empty() {
-                owed.at_once = at_once;
+        let _ = OWED.try_with(|owed| {
+            if let Ok(mut owed) = owed.try_borrow_mut() {
+                if owed.at_once.is_empty() {
+                    owed.at_once = at_once;
+                }
             }
         });
         for registry in registries {

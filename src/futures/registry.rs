@@ -15,7 +15,6 @@
 //! calling into wgpu-core or running a callback.
 
 use std::sync::Arc;
-use std::thread::ThreadId;
 
 use parking_lot::{Condvar, Mutex, MutexGuard};
 use slotmap::{DefaultKey, Key as _, KeyData, SlotMap};
@@ -24,6 +23,7 @@ use super::batch::BatchId;
 use super::body::Body;
 use super::readiness::Readiness;
 use super::ready::ReadyList;
+use super::thread_key::ThreadKey;
 use super::wait::DirectSleep;
 use crate::abi::{WGPUCallbackMode, WGPUFuture};
 
@@ -82,7 +82,7 @@ pub(super) struct Event {
     /// (serials start at 1).
     source: u64,
     /// The thread delivering the callback, once `Delivering`.
-    pub(super) deliverer: Option<ThreadId>,
+    pub(super) deliverer: Option<ThreadKey>,
     pub(super) body: Option<Body>,
     pub(super) mode: Mode,
     pub(super) state: State,
@@ -137,7 +137,7 @@ pub(super) struct Inner {
     pub(super) ready_spontaneous: ReadyList,
     /// Threads in WaitAny sleeping on a device's fence: every event made
     /// ready by another thread wakes them (see `direct_wait.rs`).
-    pub(super) sleepers: Vec<(ThreadId, Arc<dyn DirectSleep>)>,
+    pub(super) sleepers: Vec<(ThreadKey, Arc<dyn DirectSleep>)>,
     /// Readable while `ready_process` is not empty (when asked for).
     pub(super) readiness: Option<Readiness>,
     /// The open batches and their events, in the order they joined
@@ -520,7 +520,7 @@ impl Inner {
         if self.sleepers.is_empty() {
             return None;
         }
-        let me = std::thread::current().id();
+        let me = ThreadKey::current();
         let others: Vec<_> = self.sleepers.iter().filter(|(t, _)| *t != me).map(|(_, s)| s.clone()).collect();
         (!others.is_empty()).then_some(others)
     }
@@ -542,8 +542,16 @@ fn list_ready(process: &mut ReadyList, spontaneous: &mut ReadyList, mode: Mode, 
 impl<R: Send + 'static> Drop for Completer<R> {
     fn drop(&mut self) {
         if self.key.is_some() {
-            log::debug!(target: "wgpu_shim", "an operation ended without a result; its callback gets CallbackCancelled");
-            self.finish(None);
+            // A drop may run while a panic unwinds: a second one would abort.
+            let cancelled = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                log::debug!(target: "wgpu_shim", "an operation ended without a result; its callback gets CallbackCancelled");
+                self.finish(None);
+            }));
+            if cancelled.is_err() {
+                let _ = std::panic::catch_unwind(|| {
+                    log::error!(target: "wgpu_shim", "internal error while cancelling an operation");
+                });
+            }
         }
     }
 }

@@ -69,7 +69,7 @@ impl Registry {
         }
         let deadline =
             if timeout_ns == u64::MAX { None } else { Instant::now().checked_add(Duration::from_nanos(timeout_ns)) };
-        let me = std::thread::current().id();
+        let me = super::ThreadKey::current();
 
         let mut inner = self.lock();
         let mut first_source = None;

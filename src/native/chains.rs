@@ -148,9 +148,8 @@ pub(crate) unsafe fn instance_extras(
     next: *const WGPUChainedStruct,
     desc: &mut wgt::InstanceDescriptor,
 ) -> ApiResult<()> {
-    let allowed = [WGPUSType(WGPUSType_InstanceExtras)];
     // SAFETY: the chain is valid (caller).
-    let chain = unsafe { Chain::walk(next, "WGPUInstanceDescriptor", &allowed) }?;
+    let chain = unsafe { Chain::walk(next, "WGPUInstanceDescriptor") }?;
     // SAFETY: the sType names this struct.
     let Some(extras) = (unsafe { chain.get::<WGPUInstanceExtras>(WGPUSType(WGPUSType_InstanceExtras)) }) else {
         return Ok(());
@@ -173,9 +172,8 @@ pub(crate) unsafe fn instance_extras(
 /// # Safety
 /// The chain and the path's string view are valid.
 pub(crate) unsafe fn device_extras(next: *const WGPUChainedStruct) -> ApiResult<()> {
-    let allowed = [WGPUSType(WGPUSType_DeviceExtras)];
     // SAFETY: the chain is valid (caller).
-    let chain = unsafe { Chain::walk(next, "WGPUDeviceDescriptor", &allowed) }?;
+    let chain = unsafe { Chain::walk(next, "WGPUDeviceDescriptor") }?;
     // SAFETY: the sType names this struct.
     if let Some(extras) = unsafe { chain.get::<WGPUDeviceExtras>(WGPUSType(WGPUSType_DeviceExtras)) } {
         // SAFETY: the view is valid (caller).
@@ -187,60 +185,29 @@ pub(crate) unsafe fn device_extras(next: *const WGPUChainedStruct) -> ApiResult<
     Ok(())
 }
 
-/// The `WGPUNativeLimits` chained to a limits struct, if any (the only
-/// struct that extends `WGPULimits`).
+/// Writes the native limits into a `WGPUNativeLimits` in the (validated)
+/// chain of an output `WGPULimits`, if it has one.
 ///
 /// # Safety
-/// The chain is valid.
-unsafe fn native_limits<'a>(next: *const WGPUChainedStruct) -> ApiResult<Option<&'a WGPUNativeLimits>> {
-    let allowed = [WGPUSType(WGPUSType_NativeLimits)];
-    // SAFETY: the chain is valid (caller).
-    let chain = unsafe { Chain::walk(next, "WGPULimits", &allowed) }?;
-    // SAFETY: the sType names this struct.
-    Ok(unsafe { chain.get::<WGPUNativeLimits>(WGPUSType(WGPUSType_NativeLimits)) })
-}
-
-/// Writes the native limits into a `WGPUNativeLimits` chained to an output
-/// `WGPULimits`; rejects (before anything is written) any other link.
-///
-/// # Safety
-/// The chain is valid and its links writable.
-pub(crate) unsafe fn write_native_limits(next: *mut WGPUChainedStruct, l: &wgt::Limits) -> ApiResult<()> {
-    // SAFETY: the chain is valid (caller); this validates it.
-    unsafe { native_limits(next) }?;
-    let mut link = next;
-    while !link.is_null() {
-        // SAFETY: a validated link of a writable chain (caller), not aliased
-        // during the call; its sType says it is a `WGPUNativeLimits`.
-        unsafe {
-            if (*link).sType == WGPUSType(WGPUSType_NativeLimits) {
-                let out = &mut *link.cast::<WGPUNativeLimits>();
-                out.maxNonSamplerBindings = l.max_non_sampler_bindings.min(u32::MAX - 1);
-                out.maxBindingArrayElementsPerShaderStage =
-                    l.max_binding_array_elements_per_shader_stage.min(u32::MAX - 1);
-                out.maxBindingArraySamplerElementsPerShaderStage =
-                    l.max_binding_array_sampler_elements_per_shader_stage.min(u32::MAX - 1);
-                out.maxMultiviewViewCount = l.max_multiview_view_count.min(u32::MAX - 1);
-            }
-            link = (*link).next;
-        }
+/// The chain's links are writable and not otherwise in use.
+pub(crate) unsafe fn write_native_limits(chain: &Chain, l: &wgt::Limits) {
+    // SAFETY: the sType names this struct; the link is writable (caller).
+    if let Some(out) = unsafe { chain.get_mut::<WGPUNativeLimits>(WGPUSType(WGPUSType_NativeLimits)) } {
+        out.maxNonSamplerBindings = l.max_non_sampler_bindings.min(u32::MAX - 1);
+        out.maxBindingArrayElementsPerShaderStage = l.max_binding_array_elements_per_shader_stage.min(u32::MAX - 1);
+        out.maxBindingArraySamplerElementsPerShaderStage =
+            l.max_binding_array_sampler_elements_per_shader_stage.min(u32::MAX - 1);
+        out.maxMultiviewViewCount = l.max_multiview_view_count.min(u32::MAX - 1);
     }
-    Ok(())
 }
 
-/// Applies a `WGPUNativeLimits` chained to required limits (each value not
-/// `WGPU_LIMIT_U32_UNDEFINED` replaces the default); `Err` names a chained
-/// struct that does not belong or a value above the adapter's.
-///
-/// # Safety
-/// The chain is valid.
-pub(crate) unsafe fn required_native_limits(
-    next: *const WGPUChainedStruct,
-    adapter: &wgt::Limits,
-    l: &mut wgt::Limits,
-) -> Result<(), String> {
-    // SAFETY: the chain is valid (caller).
-    let Some(native) = (unsafe { native_limits(next) }).map_err(|r| format!("requiredLimits: {}", r.0))? else {
+/// Applies a `WGPUNativeLimits` in the (validated) chain of required limits:
+/// each value not `WGPU_LIMIT_U32_UNDEFINED` raises the default to it (one
+/// worse than the default leaves the default, as for the standard limits);
+/// `Err` names a value above the adapter's.
+pub(crate) fn required_native_limits(chain: &Chain, adapter: &wgt::Limits, l: &mut wgt::Limits) -> Result<(), String> {
+    // SAFETY: the sType names this struct.
+    let Some(native) = (unsafe { chain.get::<WGPUNativeLimits>(WGPUSType(WGPUSType_NativeLimits)) }) else {
         return Ok(());
     };
     for (name, req, have, out) in [
@@ -275,7 +242,7 @@ pub(crate) unsafe fn required_native_limits(
         if req > have {
             return Err(format!("requiredLimits WGPUNativeLimits.{name} = {req} is above the adapter's {have}"));
         }
-        *out = req;
+        *out = (*out).max(req);
     }
     Ok(())
 }
@@ -292,9 +259,8 @@ pub(crate) unsafe fn query_type(
     next: *const WGPUChainedStruct,
     ty: WGPUQueryType,
 ) -> ApiResult<Result<Option<wgt::QueryType>, String>> {
-    let allowed = [WGPUSType(WGPUSType_QuerySetDescriptorExtras)];
     // SAFETY: the chain is valid (caller).
-    let chain = match unsafe { Chain::walk(next, "WGPUQuerySetDescriptor", &allowed) } {
+    let chain = match unsafe { Chain::walk(next, "WGPUQuerySetDescriptor") } {
         Ok(chain) => chain,
         Err(why) => return Ok(Err(crate::conv::chain_error(why))),
     };

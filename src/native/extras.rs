@@ -62,8 +62,7 @@ pub(crate) unsafe fn primitive_state(
     p: &mut wgt::PrimitiveState,
 ) -> Result<(), String> {
     // SAFETY: the chain is valid (caller).
-    let chain = unsafe { Chain::walk(next, "WGPUPrimitiveState", &[PRIMITIVE_STATE_EXTRAS]) }
-        .map_err(crate::conv::chain_error)?;
+    let chain = unsafe { Chain::walk(next, "WGPUPrimitiveState") }.map_err(crate::conv::chain_error)?;
     // SAFETY: the sType names this struct.
     if let Some(extras) = unsafe { chain.get::<WGPUPrimitiveStateExtras>(PRIMITIVE_STATE_EXTRAS) } {
         p.polygon_mode = polygon_mode(extras.polygonMode)?;
@@ -186,8 +185,7 @@ pub(crate) unsafe fn sampler_border_color(
 ) -> Result<Option<wgt::SamplerBorderColor>, String> {
     use wgt::SamplerBorderColor as C;
     // SAFETY: the chain is valid (caller).
-    let chain = unsafe { Chain::walk(next, "WGPUSamplerDescriptor", &[SAMPLER_DESCRIPTOR_EXTRAS]) }
-        .map_err(crate::conv::chain_error)?;
+    let chain = unsafe { Chain::walk(next, "WGPUSamplerDescriptor") }.map_err(crate::conv::chain_error)?;
     // SAFETY: the sType names this struct.
     let Some(extras) = (unsafe { chain.get::<WGPUSamplerDescriptorExtras>(SAMPLER_DESCRIPTOR_EXTRAS) }) else {
         return Ok(None);
@@ -248,15 +246,15 @@ mod tests {
         let mut extras = WGPUBindGroupLayoutEntryExtras { chain: link(BIND_GROUP_LAYOUT_ENTRY_EXTRAS), count: 4 };
         // SAFETY: the chains are NULL or one valid link, read as walked.
         unsafe {
-            let none = Chain::walk(std::ptr::null(), "X", &[]).unwrap();
+            let none = Chain::walk(std::ptr::null(), "WGPUBindGroupLayoutEntry").unwrap();
             assert_eq!(layout_entry_count(&none, 0), Ok(None));
             assert_eq!(layout_entry_count(&none, 3), Ok(NonZeroU32::new(3)));
-            let one = Chain::walk(&extras.chain, "X", &[BIND_GROUP_LAYOUT_ENTRY_EXTRAS]).unwrap();
+            let one = Chain::walk(&extras.chain, "WGPUBindGroupLayoutEntry").unwrap();
             assert_eq!(layout_entry_count(&one, 0), Ok(NonZeroU32::new(4)));
             assert_eq!(layout_entry_count(&one, 4), Ok(NonZeroU32::new(4)));
             assert!(layout_entry_count(&one, 5).is_err());
             extras.count = 0;
-            let zero = Chain::walk(&extras.chain, "X", &[BIND_GROUP_LAYOUT_ENTRY_EXTRAS]).unwrap();
+            let zero = Chain::walk(&extras.chain, "WGPUBindGroupLayoutEntry").unwrap();
             assert_eq!(layout_entry_count(&zero, 2), Ok(NonZeroU32::new(2)));
         }
     }

@@ -20,8 +20,8 @@ use crate::ffi::boundary::reject;
 /// `userdata`.
 #[no_mangle]
 pub unsafe extern "C" fn wgpuSetLogCallback(callback: WGPULogCallback, userdata: *mut c_void) {
-    crate::ffi::log::init();
     call("wgpuSetLogCallback", (), || {
+        crate::ffi::log::init();
         crate::ffi::log::set_callback(callback, userdata);
         Ok(())
     })
@@ -31,8 +31,8 @@ pub unsafe extern "C" fn wgpuSetLogCallback(callback: WGPULogCallback, userdata:
 /// An unknown level is logged and ignored.
 #[no_mangle]
 pub extern "C" fn wgpuSetLogLevel(level: WGPULogLevel) {
-    crate::ffi::log::init();
     call("wgpuSetLogLevel", (), || {
+        crate::ffi::log::init();
         let filter = match level {
             WGPULogLevel_Off => log::LevelFilter::Off,
             WGPULogLevel_Error => log::LevelFilter::Error,

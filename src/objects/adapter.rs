@@ -34,7 +34,7 @@ impl Object for Adapter {
 
 impl Drop for Adapter {
     fn drop(&mut self) {
-        self.instance.global.adapter_drop(self.id);
+        crate::ffi::boundary::in_drop("an adapter", || self.instance.global.adapter_drop(self.id));
     }
 }
 
@@ -50,8 +50,15 @@ pub(crate) fn request(
     let mut fallback = false;
     if let Some(o) = options {
         // SAFETY: the chain is valid (the caller of the export promises it).
-        unsafe { crate::ffi::chain::expect_none(o.nextInChain, "WGPURequestAdapterOptions") }
+        let chain = unsafe { crate::ffi::chain::Chain::walk(o.nextInChain, "WGPURequestAdapterOptions") }
             .map_err(|r| invalid(r.0))?;
+        // SAFETY: the sType names this struct.
+        let xr = unsafe { chain.get::<WGPURequestAdapterWebXROptions>(WGPUSType::RequestAdapterWebXROptions) };
+        if xr.is_some_and(|xr| xr.xrCompatible != 0) {
+            // No WebXR in a native build: every adapter is as compatible as
+            // it can be.
+            log::debug!(target: "wgpu_shim", "WGPURequestAdapterWebXROptions.xrCompatible has no effect in this build");
+        }
         match o.featureLevel {
             WGPUFeatureLevel::Undefined | WGPUFeatureLevel::Core | WGPUFeatureLevel::Compatibility => {}
             other => return Err(invalid(format!("featureLevel {:#x} is not a feature level", other.0))),
@@ -113,13 +120,23 @@ impl Adapter {
         self.instance.global.adapter_get_info(self.id)
     }
 
-    /// Claims the adapter for a new device; `false` when it already made
+    /// Claims the adapter for a new device: `None` when it already made
     /// one and the instance allows only one (wgpu-native allows any number:
-    /// `compat::Rule::SecondDeviceFromAdapter`).
-    pub(crate) fn claim(&self) -> bool {
-        !self.consumed.swap(true, Ordering::AcqRel)
+    /// `compat::Rule::SecondDeviceFromAdapter`); else whether this claim is
+    /// the one that used the adapter up, to be given back with
+    /// [`Adapter::unclaim`] if the device is not made (a failed request
+    /// does not expire the adapter).
+    pub(crate) fn claim(&self) -> Option<bool> {
+        let first = !self.consumed.swap(true, Ordering::AcqRel);
+        let more = first
             || self.instance.multiple_devices_per_adapter
-            || crate::compat::allows(crate::compat::Rule::SecondDeviceFromAdapter)
+            || crate::compat::allows(crate::compat::Rule::SecondDeviceFromAdapter);
+        more.then_some(first)
+    }
+
+    /// Gives back the claim that used the adapter up: its request failed.
+    pub(crate) fn unclaim(&self) {
+        self.consumed.store(false, Ordering::Release);
     }
 }
 
@@ -276,11 +293,16 @@ pub unsafe extern "C" fn wgpuAdapterRequestDevice(
                 None => {}
             }
         });
-        let result = if adapter.claim() {
-            // SAFETY: the descriptor's pointers are valid (caller).
-            unsafe { Device::create(&adapter, &desc, lost_mode) }
-        } else {
-            Err("this adapter already created a device (enable the MultipleDevicesPerAdapter instance feature to create more)".into())
+        let result = match adapter.claim() {
+            Some(first) => {
+                // SAFETY: the descriptor's pointers are valid (caller).
+                let made = unsafe { Device::create(&adapter, &desc, lost_mode) };
+                if made.is_err() && first {
+                    adapter.unclaim();
+                }
+                made
+            }
+            None => Err("this adapter already created a device (enable the MultipleDevicesPerAdapter instance feature to create more)".into()),
         };
         if let Err(message) = &result {
             // The lost callback still runs exactly once: FailedCreation.

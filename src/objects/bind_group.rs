@@ -41,7 +41,7 @@ impl Object for BindGroup {
 
 impl Drop for BindGroup {
     fn drop(&mut self) {
-        self.device.global().bind_group_drop(self.id);
+        crate::ffi::boundary::in_drop("a bind group", || self.device.global().bind_group_drop(self.id));
     }
 }
 
@@ -80,10 +80,9 @@ unsafe fn array_ids<T: Object, R>(
 /// The entry's chain and the arrays it holds are valid; its handles are
 /// NULL or live.
 unsafe fn read_entry(i: usize, e: &WGPUBindGroupEntry) -> ApiResult<Result<BindGroupEntry<'static>, String>> {
-    use crate::native::extras::{entry_arrays, BIND_GROUP_ENTRY_EXTRAS};
-    let allowed = [WGPUSType::ExternalTextureBindingEntry, BIND_GROUP_ENTRY_EXTRAS];
+    use crate::native::extras::entry_arrays;
     // SAFETY: the chain is valid (caller).
-    let chain = match unsafe { Chain::walk(e.nextInChain, "WGPUBindGroupEntry", &allowed) } {
+    let chain = match unsafe { Chain::walk(e.nextInChain, "WGPUBindGroupEntry") } {
         Ok(chain) => chain,
         Err(why) => return Ok(Err(crate::conv::chain_error(why))),
     };

@@ -32,7 +32,7 @@ impl Object for BindGroupLayout {
 
 impl Drop for BindGroupLayout {
     fn drop(&mut self) {
-        self.device.global().bind_group_layout_drop(self.id);
+        crate::ffi::boundary::in_drop("a bind group layout", || self.device.global().bind_group_layout_drop(self.id));
     }
 }
 
@@ -54,12 +54,10 @@ impl BindGroupLayout {
 /// # Safety
 /// The entry's chains are valid.
 unsafe fn read_entry(e: &WGPUBindGroupLayoutEntry) -> Result<wgt::BindGroupLayoutEntry, String> {
-    use crate::native::extras::{layout_entry_count, BIND_GROUP_LAYOUT_ENTRY_EXTRAS};
-    let allowed = [WGPUSType::ExternalTextureBindingLayout, BIND_GROUP_LAYOUT_ENTRY_EXTRAS];
+    use crate::native::extras::layout_entry_count;
     // SAFETY: the chains are valid (caller).
     let (external, count) = unsafe {
-        let chain =
-            Chain::walk(e.nextInChain, "WGPUBindGroupLayoutEntry", &allowed).map_err(crate::conv::chain_error)?;
+        let chain = Chain::walk(e.nextInChain, "WGPUBindGroupLayoutEntry").map_err(crate::conv::chain_error)?;
         chain::expect_none(e.buffer.nextInChain, "WGPUBufferBindingLayout").map_err(crate::conv::chain_error)?;
         chain::expect_none(e.sampler.nextInChain, "WGPUSamplerBindingLayout").map_err(crate::conv::chain_error)?;
         chain::expect_none(e.texture.nextInChain, "WGPUTextureBindingLayout").map_err(crate::conv::chain_error)?;

@@ -33,7 +33,7 @@ impl Object for CommandBuffer {
 impl Drop for CommandBuffer {
     fn drop(&mut self) {
         let (id, _) = *self.slot.get_mut();
-        self.device.global().command_buffer_drop(id);
+        crate::ffi::boundary::in_drop("a command buffer", || self.device.global().command_buffer_drop(id));
     }
 }
 

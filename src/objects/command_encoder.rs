@@ -45,7 +45,7 @@ impl Object for CommandEncoder {
 
 impl Drop for CommandEncoder {
     fn drop(&mut self) {
-        self.device.global().command_encoder_drop(self.id);
+        crate::ffi::boundary::in_drop("a command encoder", || self.device.global().command_encoder_drop(self.id));
     }
 }
 

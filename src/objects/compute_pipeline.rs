@@ -34,7 +34,7 @@ impl Object for ComputePipeline {
 
 impl Drop for ComputePipeline {
     fn drop(&mut self) {
-        self.device.global().compute_pipeline_drop(self.id);
+        crate::ffi::boundary::in_drop("a compute pipeline", || self.device.global().compute_pipeline_drop(self.id));
     }
 }
 

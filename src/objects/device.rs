@@ -346,8 +346,10 @@ impl Drop for Device {
         // holds the device). Then the progress thread is joined, which drops
         // the wgpu-core queue and device: when the last reference goes, the
         // device is really gone.
-        drop(self.fence_wake.take());
-        self.progress.stop();
+        crate::ffi::boundary::in_drop("a device", || {
+            drop(self.fence_wake.take());
+            self.progress.stop();
+        });
     }
 }
 

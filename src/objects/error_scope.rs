@@ -4,10 +4,12 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
+use parking_lot::Mutex;
+
 use crate::abi::*;
 use crate::ffi::boundary::{self, call};
 use crate::ffi::callback::{SendFn, UserData};
-use crate::futures::{Outcome, Source};
+use crate::futures::{Outcome, Source, ThreadKey};
 use crate::objects::device::Device;
 
 struct Scope {
@@ -16,9 +18,45 @@ struct Scope {
     error: Option<(WGPUErrorType, String)>,
 }
 
+/// A thread's scope stacks, by device serial.
+type Stacks = HashMap<u64, Vec<Scope>>;
+
 thread_local! {
-    /// This thread's scope stacks, by device serial.
-    static SCOPES: RefCell<HashMap<u64, Vec<Scope>>> = RefCell::new(HashMap::new());
+    /// This thread's scope stacks.
+    static SCOPES: RefCell<Stacks> = RefCell::new(HashMap::new());
+}
+
+/// The scope stacks of threads whose [`SCOPES`] is torn down already (API
+/// calls from a thread-storage destructor or an exit handler), by thread:
+/// they still get scopes of their own, which start empty there.
+static ORPHANED: Mutex<Vec<(ThreadKey, Stacks)>> = Mutex::new(Vec::new());
+
+/// Runs `f` on the calling thread's scope stacks.
+fn with_stacks<R: Default>(f: impl FnOnce(&mut Stacks) -> R) -> R {
+    let mut slot = Some(f);
+    let in_thread = SCOPES.try_with(|s| {
+        let mut stacks = s.try_borrow_mut().ok()?;
+        slot.take().map(|f| f(&mut stacks))
+    });
+    if let Ok(Some(out)) = in_thread {
+        return out;
+    }
+    // Torn down (or, never the case, borrowed by an outer call).
+    let Some(f) = slot else { return R::default() };
+    let me = ThreadKey::current();
+    let mut orphaned = ORPHANED.lock();
+    let at = match orphaned.iter().position(|(t, _)| *t == me) {
+        Some(at) => at,
+        None => {
+            orphaned.push((me, HashMap::new()));
+            orphaned.len() - 1
+        }
+    };
+    let out = f(&mut orphaned[at].1);
+    if orphaned[at].1.values().all(Vec::is_empty) {
+        orphaned.swap_remove(at);
+    }
+    out
 }
 
 fn matches(filter: WGPUErrorFilter, kind: WGPUErrorType) -> bool {
@@ -33,8 +71,7 @@ fn matches(filter: WGPUErrorFilter, kind: WGPUErrorType) -> bool {
 /// Offers an error to this thread's scopes of the device `serial`; `true`
 /// if one captured it.
 pub(crate) fn capture(serial: u64, kind: WGPUErrorType, message: &str) -> bool {
-    SCOPES.with(|scopes| {
-        let mut scopes = scopes.borrow_mut();
+    with_stacks(|scopes| {
         let Some(stack) = scopes.get_mut(&serial) else { return false };
         match stack.iter_mut().rev().find(|s| matches(s.filter, kind)) {
             Some(scope) => {
@@ -61,7 +98,7 @@ pub unsafe extern "C" fn wgpuDevicePushErrorScope(device: WGPUDevice, filter: WG
             device.report_validation(format!("PushErrorScope: {:#x} is not an error filter", filter.0));
             return Ok(());
         }
-        SCOPES.with(|s| s.borrow_mut().entry(device.serial).or_default().push(Scope { filter, error: None }));
+        with_stacks(|s| s.entry(device.serial).or_default().push(Scope { filter, error: None }));
         Ok(())
     })
 }
@@ -90,7 +127,7 @@ pub unsafe extern "C" fn wgpuDevicePopErrorScope(
                 )?,
             )
         };
-        let popped = SCOPES.with(|s| s.borrow_mut().get_mut(&device.serial).and_then(Vec::pop));
+        let popped = with_stacks(|s| s.get_mut(&device.serial).and_then(Vec::pop));
         let result = match popped {
             None => (
                 WGPUPopErrorScopeStatus::Error,

@@ -106,8 +106,8 @@ refcounted!(Instance, WGPUInstance, wgpuInstanceAddRef, wgpuInstanceRelease);
 /// `descriptor` is NULL or points at a valid descriptor.
 #[no_mangle]
 pub unsafe extern "C" fn wgpuCreateInstance(descriptor: *const WGPUInstanceDescriptor) -> WGPUInstance {
-    crate::ffi::log::init();
     call("wgpuCreateInstance", std::ptr::null_mut(), || {
+        crate::ffi::log::init();
         // SAFETY: the C caller passes NULL or a valid descriptor.
         let desc = unsafe { descriptor.as_ref() };
         let mut timed = false;

@@ -31,7 +31,7 @@ impl Object for PipelineLayout {
 
 impl Drop for PipelineLayout {
     fn drop(&mut self) {
-        self.device.global().pipeline_layout_drop(self.id);
+        crate::ffi::boundary::in_drop("a pipeline layout", || self.device.global().pipeline_layout_drop(self.id));
     }
 }
 

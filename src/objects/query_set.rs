@@ -33,7 +33,7 @@ impl Object for QuerySet {
 
 impl Drop for QuerySet {
     fn drop(&mut self) {
-        self.device.global().query_set_drop(self.id);
+        crate::ffi::boundary::in_drop("a query set", || self.device.global().query_set_drop(self.id));
     }
 }
 

@@ -32,7 +32,7 @@ impl Object for RenderBundle {
 
 impl Drop for RenderBundle {
     fn drop(&mut self) {
-        self.device.global().render_bundle_drop(self.id);
+        crate::ffi::boundary::in_drop("a render bundle", || self.device.global().render_bundle_drop(self.id));
     }
 }
 

@@ -177,11 +177,7 @@ unsafe fn read_descriptor<'a>(
     let (colors, chain) = unsafe {
         (
             boundary::slice_arg(desc.colorAttachments, desc.colorAttachmentCount, "colorAttachments")?,
-            crate::ffi::chain::Chain::walk(
-                desc.nextInChain,
-                "WGPURenderPassDescriptor",
-                &[WGPUSType::RenderPassMaxDrawCount],
-            ),
+            crate::ffi::chain::Chain::walk(desc.nextInChain, "WGPURenderPassDescriptor"),
         )
     };
     // `RenderPassMaxDrawCount` is accepted; wgpu-core has no draw count

@@ -43,7 +43,7 @@ impl Object for RenderPipeline {
 
 impl Drop for RenderPipeline {
     fn drop(&mut self) {
-        self.device.global().render_pipeline_drop(self.id);
+        crate::ffi::boundary::in_drop("a render pipeline", || self.device.global().render_pipeline_drop(self.id));
     }
 }
 

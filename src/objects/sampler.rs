@@ -29,7 +29,7 @@ impl Object for Sampler {
 
 impl Drop for Sampler {
     fn drop(&mut self) {
-        self.device.global().sampler_drop(self.id);
+        crate::ffi::boundary::in_drop("a sampler", || self.device.global().sampler_drop(self.id));
     }
 }
 

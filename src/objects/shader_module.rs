@@ -39,7 +39,7 @@ impl Object for ShaderModule {
 
 impl Drop for ShaderModule {
     fn drop(&mut self) {
-        self.device.global().shader_module_drop(self.id);
+        crate::ffi::boundary::in_drop("a shader module", || self.device.global().shader_module_drop(self.id));
     }
 }
 
@@ -67,9 +67,8 @@ unsafe fn read_source<'a>(
 ) -> ApiResult<Result<ShaderModuleSource<'a>, String>> {
     use crate::native::abi::WGPUShaderSourceGLSL;
     use crate::native::extras::SHADER_SOURCE_GLSL;
-    let allowed = [WGPUSType::ShaderSourceWGSL, WGPUSType::ShaderSourceSPIRV, SHADER_SOURCE_GLSL];
     // SAFETY: the chain is valid (caller).
-    let chain = match unsafe { Chain::walk(desc.nextInChain, "WGPUShaderModuleDescriptor", &allowed) } {
+    let chain = match unsafe { Chain::walk(desc.nextInChain, "WGPUShaderModuleDescriptor") } {
         Ok(chain) => chain,
         Err(why) => return Ok(Err(crate::conv::chain_error(why))),
     };

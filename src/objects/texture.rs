@@ -50,7 +50,7 @@ impl Object for Texture {
 
 impl Drop for Texture {
     fn drop(&mut self) {
-        self.device.global().texture_drop(self.id);
+        crate::ffi::boundary::in_drop("a texture", || self.device.global().texture_drop(self.id));
     }
 }
 
@@ -144,13 +144,7 @@ unsafe fn convert(
     // SAFETY: the array is valid (caller).
     let view_formats = unsafe { boundary::slice_arg(desc.viewFormats, desc.viewFormatCount, "viewFormats") }?;
     // SAFETY: the chain is valid (caller).
-    let chain = unsafe {
-        crate::ffi::chain::Chain::walk(
-            desc.nextInChain,
-            "WGPUTextureDescriptor",
-            &[WGPUSType::TextureBindingViewDimension],
-        )
-    };
+    let chain = unsafe { crate::ffi::chain::Chain::walk(desc.nextInChain, "WGPUTextureDescriptor") };
     let inner = (|| {
         let chain = chain.map_err(crate::conv::chain_error)?;
         if !chain.is_empty() {
@@ -258,14 +252,8 @@ unsafe fn convert_view(
     label: &str,
 ) -> Result<wgpu_core::resource::TextureViewDescriptor<'static>, String> {
     // SAFETY: the chain is valid (caller).
-    let chain = unsafe {
-        crate::ffi::chain::Chain::walk(
-            desc.nextInChain,
-            "WGPUTextureViewDescriptor",
-            &[WGPUSType::TextureComponentSwizzleDescriptor],
-        )
-    }
-    .map_err(crate::conv::chain_error)?;
+    let chain = unsafe { crate::ffi::chain::Chain::walk(desc.nextInChain, "WGPUTextureViewDescriptor") }
+        .map_err(crate::conv::chain_error)?;
     // SAFETY: the sType names this struct.
     let swizzle: Option<&WGPUTextureComponentSwizzleDescriptor> =
         unsafe { chain.get(WGPUSType::TextureComponentSwizzleDescriptor) };

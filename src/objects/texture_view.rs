@@ -34,7 +34,7 @@ impl Object for TextureView {
 
 impl Drop for TextureView {
     fn drop(&mut self) {
-        self.texture.device.global().texture_view_drop(self.id);
+        crate::ffi::boundary::in_drop("a texture view", || self.texture.device.global().texture_view_drop(self.id));
     }
 }
 

@@ -57,6 +57,10 @@ enum Phase {
         size: u64,
         memory: Memory,
         ranges: Ranges,
+        /// wgpu-core holds a mapping of the buffer, which Unmap must end
+        /// (a zero-sized buffer mapped at creation has one though there are
+        /// no bytes to point at).
+        core: bool,
     },
 }
 
@@ -87,7 +91,7 @@ impl MapState {
                 bytes.resize(len, 0u8);
                 Memory::Host(bytes.into_boxed_slice())
             };
-            Phase::Mapped { write: true, offset: 0, size, memory, ranges: Ranges::default() }
+            Phase::Mapped { write: true, offset: 0, size, memory, ranges: Ranges::default(), core: valid }
         };
         Some(MapState { destroyed: false, phase })
     }
@@ -130,7 +134,7 @@ impl Buffer {
         let (completer, core_mapped) = match std::mem::replace(&mut state.phase, Phase::Unmapped) {
             Phase::Unmapped => return,
             Phase::Pending { completer, .. } => (completer, true),
-            Phase::Mapped { memory, .. } => (None, matches!(memory, Memory::Core(_))),
+            Phase::Mapped { core, .. } => (None, core),
         };
         drop(state);
         if let Some(completer) = completer {
@@ -211,7 +215,8 @@ impl Buffer {
         match &state.phase {
             Phase::Pending { generation: g, write, .. } if *g == generation => {
                 let write = *write;
-                state.phase = Phase::Mapped { write, offset, size, memory, ranges: Ranges::default() };
+                // A zero-sized map was never handed to wgpu-core.
+                state.phase = Phase::Mapped { write, offset, size, memory, ranges: Ranges::default(), core: size != 0 };
                 true
             }
             _ => false,
@@ -223,7 +228,7 @@ impl Buffer {
     /// `WGPU_WHOLE_MAP_SIZE` (the Get* functions).
     pub(crate) fn mapped_range(&self, offset: usize, size: usize, mutable: bool, whole: bool) -> ApiResult<*mut u8> {
         let mut state = self.state.lock();
-        let Phase::Mapped { write, offset: map_offset, size: map_size, memory, ranges } = &mut state.phase else {
+        let Phase::Mapped { write, offset: map_offset, size: map_size, memory, ranges, .. } = &mut state.phase else {
             return Err(reject!("the buffer is not mapped (a map is only usable once its callback was delivered)"));
         };
         let mutable = if mutable && !*write {
@@ -352,10 +357,14 @@ pub(crate) unsafe fn map_async(
         drop(state);
         return fail(completer, WGPUMapAsyncStatus::Error, "the buffer is already mapped or has a map pending".into());
     }
-    if device.is_lost() || !buffer.valid {
+    if device.is_lost() {
         drop(state);
-        let why = if device.is_lost() { "the device is lost" } else { "the buffer is invalid" };
-        return fail(completer, WGPUMapAsyncStatus::Aborted, why.into());
+        return fail(completer, WGPUMapAsyncStatus::Aborted, "the device is lost".into());
+    }
+    if !buffer.valid {
+        // A validation error and Error, as Dawn and the CTS have it.
+        drop(state);
+        return fail(completer, WGPUMapAsyncStatus::Error, "the buffer is invalid".into());
     }
     let offset = offset as u64;
     let range_size = if size == WGPU_WHOLE_MAP_SIZE { buffer.size.saturating_sub(offset) } else { size as u64 };

@@ -58,13 +58,15 @@ impl Object for Buffer {
 
 impl Drop for Buffer {
     fn drop(&mut self) {
-        self.device.mappable_buffers.remove(&self.tracked);
-        self.device.global().buffer_drop(self.id);
-        // Dropping a buffer still mapped at creation unmaps it, which
-        // records a queue write.
-        if self.created_mapped {
-            self.device.work_done.note_work();
-        }
+        crate::ffi::boundary::in_drop("a buffer", || {
+            self.device.mappable_buffers.remove(&self.tracked);
+            self.device.global().buffer_drop(self.id);
+            // Dropping a buffer still mapped at creation unmaps it, which
+            // records a queue write.
+            if self.created_mapped {
+                self.device.work_done.note_work();
+            }
+        });
     }
 }
 

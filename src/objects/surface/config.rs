@@ -61,14 +61,8 @@ fn color_space(cm: &WGPUSurfaceColorManagement) -> Result<wgt::SurfaceColorSpace
 /// The chain and the view format array are valid.
 unsafe fn read(config: &WGPUSurfaceConfiguration) -> Result<Request, String> {
     // SAFETY: the chain is valid (caller).
-    let chain = unsafe {
-        Chain::walk(
-            config.nextInChain,
-            "WGPUSurfaceConfiguration",
-            &[WGPUSType::SurfaceColorManagement, CONFIGURATION_EXTRAS],
-        )
-    }
-    .map_err(crate::conv::chain_error)?;
+    let chain =
+        unsafe { Chain::walk(config.nextInChain, "WGPUSurfaceConfiguration") }.map_err(crate::conv::chain_error)?;
     // SAFETY: the sTypes name these structs.
     let (management, extras) = unsafe {
         (

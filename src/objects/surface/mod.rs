@@ -138,8 +138,10 @@ set_label!(Surface, WGPUSurface, wgpuSurfaceSetLabel);
 impl Drop for Surface {
     fn drop(&mut self) {
         let mut st = std::mem::take(self.state.get_mut());
-        let stuck = self.end_frame(&mut st);
-        self.retire(&mut st, stuck);
+        crate::ffi::boundary::in_drop("a surface", || {
+            let stuck = self.end_frame(&mut st);
+            self.retire(&mut st, stuck);
+        });
         // The configuration, and with it the device reference, goes last.
     }
 }

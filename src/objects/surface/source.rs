@@ -73,7 +73,7 @@ impl Source {
     /// The chain is valid, and each link is the struct its sType names.
     pub(super) unsafe fn read(next: *const WGPUChainedStruct) -> Result<Source, String> {
         // SAFETY: the chain is valid (caller).
-        let chain = unsafe { Chain::walk(next, "WGPUSurfaceDescriptor", &SOURCES) }.map_err(|r| r.0)?;
+        let chain = unsafe { Chain::walk(next, "WGPUSurfaceDescriptor") }.map_err(|r| r.0)?;
         // SAFETY: every link starts with a WGPUChainedStruct.
         let found: Vec<WGPUSType> =
             SOURCES.iter().copied().filter(|s| unsafe { chain.get::<WGPUChainedStruct>(*s) }.is_some()).collect();
