@@ -1355,6 +1355,10 @@ static void scenario_map_roundtrip(void) {
     /* Every thread of the process during the waits (library threads, e.g.
      * a driver spinning in its semaphore wait, count too). */
     jnum("process_cpu_over_wall", wait_wall[i] > 0 ? wait_pcpu[i] / wait_wall[i] : 0);
+    /* CPU time per wait, in microseconds: the waiting thread, and every
+     * thread of the process (nanosecond sums over `trips` waits). */
+    jnum("cpu_us_per_wait", trips > 0 ? wait_cpu[i] / (double)trips / 1e3 : 0);
+    jnum("process_cpu_us_per_wait", trips > 0 ? wait_pcpu[i] / (double)trips / 1e3 : 0);
     jnum("wait_median_us", w.median);
     jnum("wait_p99_us", w.p99);
     jnum("wait_mean_us", w.mean);

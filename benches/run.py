@@ -346,7 +346,7 @@ def git_info() -> dict:
 def example_exe(args, name: str, prebuilt: str | None) -> Path | None:
     """The benches/<name>.rs program: `prebuilt`, else built with cargo when run.py builds the library,
     else target/release/examples/<name> if present; None (with a log line) when there is none."""
-    exe = Path(prebuilt) if prebuilt else None
+    exe = Path(prebuilt).resolve() if prebuilt else None
     if exe is None and not args.quick and not args.shim_lib and shutil.which("cargo"):
         log(f"cargo build --release --example {name}")
         if subprocess.run(["cargo", "build", "--release", "--example", name], cwd=ROOT).returncode == 0:

@@ -278,10 +278,28 @@ impl Progress {
     }
 
     fn run(&self, global: &Global, device_id: DeviceId, locks: &DeviceLocks) {
+        let idle = |st: &State| (st.pending == 0 || st.direct > 0 || !st.wanted) && !st.shutdown;
+        // Set once the thread has polled: when it then runs out of work, the
+        // next operation often follows within microseconds (a render loop,
+        // a map after a submit).
+        let mut just_worked = false;
         loop {
             {
                 let mut st = self.state.lock();
-                while (st.pending == 0 || st.direct > 0 || !st.wanted) && !st.shutdown {
+                if just_worked && idle(&st) {
+                    // Linger, within the spin budget, before sleeping on the
+                    // condition variable: work that arrives meanwhile costs no
+                    // thread wake-up, so spontaneous callbacks come as soon as
+                    // WaitAny's do (`spin.rs`; the budget is 0 on CPU
+                    // adapters and after long waits).
+                    let budget = self.spin.budget_ns();
+                    if budget > 0 {
+                        drop(st);
+                        Spin::spin(budget, || self.wanted_hint.load(Ordering::Acquire));
+                        st = self.state.lock();
+                    }
+                }
+                while idle(&st) {
                     self.cond.wait(&mut st);
                 }
                 if st.shutdown {
@@ -299,6 +317,7 @@ impl Progress {
             }
             crate::futures::flush_spontaneous();
             crate::ffi::log::flush_queued();
+            just_worked = true;
             {
                 let st = self.state.lock();
                 if st.shutdown {
