@@ -165,7 +165,10 @@ static void arrays_work(void) {
   sbe.binding = 0;
   sbe.nextInChain = &samplers.chain;
   WGPUBindGroup sgroup = group_of(&ctx, sbgl, &sbe, 1);
-  CHECK_EQ(mu_pop_type(&ctx), WGPUErrorType_NoError);
+  PopResult first;
+  mu_pop_full(ctx.instance, ctx.device, &first);
+  if (first.type != WGPUErrorType_NoError) printf("first error: %s\n", first.msg);
+  CHECK_EQ(first.type, WGPUErrorType_NoError);
 
   wgpuBindGroupRelease(sgroup);
   wgpuSamplerRelease(s[1]);
