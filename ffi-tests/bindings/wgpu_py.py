@@ -99,9 +99,8 @@ struct V {
 """
 
 
-def compute_with(device, wgpu, module, n, entry_point="main"):
-    """Runs `module` over an n-word storage buffer; returns the words."""
-    storage = device.create_buffer(size=n * 4, usage=wgpu.BufferUsage.STORAGE | wgpu.BufferUsage.COPY_SRC)
+def dispatch(device, wgpu, module, storage, n, entry_point="main"):
+    """Runs `module` over the n-word storage buffer `storage` (binding 0)."""
     pipeline = device.create_compute_pipeline(layout="auto", compute={"module": module, "entry_point": entry_point})
     bind_group = device.create_bind_group(
         layout=pipeline.get_bind_group_layout(0), entries=[{"binding": 0, "resource": {"buffer": storage}}]
@@ -113,6 +112,12 @@ def compute_with(device, wgpu, module, n, entry_point="main"):
     compute.dispatch_workgroups(n // 64)
     compute.end()
     device.queue.submit([encoder.finish()])
+
+
+def compute_with(device, wgpu, module, n, entry_point="main"):
+    """Runs `module` over a new n-word storage buffer; returns the words."""
+    storage = device.create_buffer(size=n * 4, usage=wgpu.BufferUsage.STORAGE | wgpu.BufferUsage.COPY_SRC)
+    dispatch(device, wgpu, module, storage, n, entry_point)
     return list(struct.unpack(f"<{n}I", device.queue.read_buffer(storage)))
 
 
@@ -127,17 +132,7 @@ def check_compute_and_reads(wgpu, device, ctx):
         fn main(@builtin(global_invocation_id) i: vec3<u32>) { d[i.x] = d[i.x] * 3u + 1u; }
         """
     )
-    pipeline = device.create_compute_pipeline(layout="auto", compute={"module": shader, "entry_point": "main"})
-    bind_group = device.create_bind_group(
-        layout=pipeline.get_bind_group_layout(0), entries=[{"binding": 0, "resource": {"buffer": storage}}]
-    )
-    encoder = device.create_command_encoder()
-    compute = encoder.begin_compute_pass()
-    compute.set_pipeline(pipeline)
-    compute.set_bind_group(0, bind_group)
-    compute.dispatch_workgroups(n // 64)
-    compute.end()
-    device.queue.submit([encoder.finish()])
+    dispatch(device, wgpu, shader, storage, n)
     want = [i * 3 + 1 for i in range(n)]
     got = list(struct.unpack(f"<{n}I", device.queue.read_buffer(storage)))
     assert got == want, ("read_buffer", got[:8])

@@ -357,38 +357,29 @@ mod tests {
     /// unwind into C (which aborts the process).
     #[test]
     fn every_export_runs_inside_call() {
-        fn walk(dir: &std::path::Path, found: &mut usize) {
-            for entry in std::fs::read_dir(dir).unwrap() {
-                let path = entry.unwrap().path();
-                if path.is_dir() {
-                    walk(&path, found);
+        let mut found = 0;
+        for (path, text) in crate::ffi::source_files() {
+            let mut lines = text.lines().map(str::trim);
+            while let Some(line) = lines.next() {
+                let export =
+                    line.starts_with("pub unsafe extern \"C\" fn ") || line.starts_with("pub extern \"C\" fn ");
+                if !export || line.ends_with(';') {
                     continue;
                 }
-                let text = std::fs::read_to_string(&path).unwrap();
-                let mut lines = text.lines().map(str::trim);
-                while let Some(line) = lines.next() {
-                    let export =
-                        line.starts_with("pub unsafe extern \"C\" fn ") || line.starts_with("pub extern \"C\" fn ");
-                    if !export || line.ends_with(';') {
-                        continue;
-                    }
-                    // The rest of the signature, then the first statement.
-                    let mut at = line;
-                    while !at.ends_with('{') {
-                        at = lines.next().unwrap_or("{");
-                    }
-                    let first = lines.by_ref().find(|l| !l.is_empty() && !l.starts_with("//")).unwrap_or("");
-                    let inside =
-                        ["call(", "boundary::call(", "crate::ffi::boundary::call(", "$crate::ffi::boundary::call("]
-                            .iter()
-                            .any(|p| first.starts_with(p));
-                    assert!(inside, "{}: `{line}` does not start with call(...): `{first}`", path.display());
-                    *found += 1;
+                // The rest of the signature, then the first statement.
+                let mut at = line;
+                while !at.ends_with('{') {
+                    at = lines.next().unwrap_or("{");
                 }
+                let first = lines.by_ref().find(|l| !l.is_empty() && !l.starts_with("//")).unwrap_or("");
+                let inside =
+                    ["call(", "boundary::call(", "crate::ffi::boundary::call(", "$crate::ffi::boundary::call("]
+                        .iter()
+                        .any(|p| first.starts_with(p));
+                assert!(inside, "{}: `{line}` does not start with call(...): `{first}`", path.display());
+                found += 1;
             }
         }
-        let mut found = 0;
-        walk(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &mut found);
         assert!(found > 100, "the source scan found only {found} exports");
     }
 

@@ -20,3 +20,24 @@ pub(crate) mod chain;
 pub(crate) mod handle;
 pub(crate) mod log;
 pub(crate) mod procs;
+
+/// Every file under `src/` with its text, for the tests that check a rule
+/// over the whole source (every export inside `call`, thread-locals through
+/// `try_with`).
+#[cfg(test)]
+pub(crate) fn source_files() -> Vec<(std::path::PathBuf, String)> {
+    fn walk(dir: &std::path::Path, out: &mut Vec<(std::path::PathBuf, String)>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else {
+                let text = std::fs::read_to_string(&path).unwrap();
+                out.push((path, text));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &mut out);
+    out
+}

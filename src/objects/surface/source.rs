@@ -24,20 +24,6 @@ use crate::ffi::chain::Chain;
 use crate::ffi::handle::Handle;
 use crate::objects::instance::Instance;
 
-/// wgpu.h's `WGPUSurfaceSourceSwapChainPanel` (DirectX 12 only).
-const SWAP_CHAIN_PANEL: WGPUSType = WGPUSType(crate::native::abi::WGPUSType_SurfaceSourceSwapChainPanel);
-
-/// Every source a surface descriptor may chain.
-const SOURCES: [WGPUSType; 7] = [
-    WGPUSType::SurfaceSourceXlibWindow,
-    WGPUSType::SurfaceSourceXCBWindow,
-    WGPUSType::SurfaceSourceWaylandSurface,
-    WGPUSType::SurfaceSourceAndroidNativeWindow,
-    WGPUSType::SurfaceSourceMetalLayer,
-    WGPUSType::SurfaceSourceWindowsHWND,
-    SWAP_CHAIN_PANEL,
-];
-
 /// Whether this build can present to X11 and Wayland windows.
 const UNIX_WINDOWS: bool = cfg!(all(unix, not(target_os = "android"), not(target_vendor = "apple")));
 
@@ -75,8 +61,11 @@ impl Source {
         // SAFETY: the chain is valid (caller).
         let chain = unsafe { Chain::walk(next, "WGPUSurfaceDescriptor") }.map_err(|r| r.0)?;
         // SAFETY: every link starts with a WGPUChainedStruct.
-        let found: Vec<WGPUSType> =
-            SOURCES.iter().copied().filter(|s| unsafe { chain.get::<WGPUChainedStruct>(*s) }.is_some()).collect();
+        let found: Vec<WGPUSType> = crate::ffi::chain::accepted("WGPUSurfaceDescriptor")
+            .iter()
+            .copied()
+            .filter(|s| unsafe { chain.get::<WGPUChainedStruct>(*s) }.is_some())
+            .collect();
         let s_type = match found.as_slice() {
             [] => return Err("the descriptor chains no WGPUSurfaceSource* struct (exactly one is needed)".into()),
             [one] => *one,
