@@ -25,7 +25,9 @@ static inline void eu_on_uncaptured(WGPUDevice const *device, WGPUErrorType type
 
 /* Fills *ctx with an instance, an adapter and a device with the `count`
  * device features of `features` (uncaptured errors are counted in ctx).
- * Returns 0 on success; -3 when the device request failed. */
+ * With features, the device also asks for binding arrays of 16 elements per
+ * stage (WGPUNativeLimits: the default is none, as in wgpu-core). Returns 0
+ * on success; -3 when the device request failed. */
 static inline int eu_ctx(Ctx *ctx, const WGPUFeatureName *features, size_t count) {
   memset(ctx, 0, sizeof *ctx);
   WGPUInstanceFeatureName ifeatures[] = {WGPUInstanceFeatureName_TimedWaitAny};
@@ -39,6 +41,12 @@ static inline int eu_ctx(Ctx *ctx, const WGPUFeatureName *features, size_t count
   WGPUDeviceDescriptor ddesc = WGPU_DEVICE_DESCRIPTOR_INIT;
   ddesc.requiredFeatureCount = count;
   ddesc.requiredFeatures = features;
+  WGPUNativeLimits native = WGPU_NATIVE_LIMITS_INIT;
+  native.maxBindingArrayElementsPerShaderStage = 16;
+  native.maxBindingArraySamplerElementsPerShaderStage = 16;
+  WGPULimits limits = WGPU_LIMITS_INIT;
+  limits.nextInChain = &native.chain;
+  if (count > 0) ddesc.requiredLimits = &limits;
   ddesc.uncapturedErrorCallbackInfo.callback = eu_on_uncaptured;
   ddesc.uncapturedErrorCallbackInfo.userdata1 = ctx;
   ctx->device = native_device(ctx->instance, ctx->adapter, &ddesc);

@@ -28,7 +28,7 @@ mod error_text;
 mod shader;
 
 pub(crate) use error_text::{enter, leave, native_error_text, native_message_text, note_label};
-pub(crate) use shader::integer_io_made_flat;
+pub(crate) use shader::naga29_wgsl;
 
 use std::sync::atomic::{AtomicU8, Ordering};
 
@@ -63,6 +63,9 @@ pub(crate) enum Rule {
     /// Integer inter-stage variables without `@interpolate(flat)` get it
     /// (naga 29's default: `shader.rs`).
     IntegerIoDefaultsToFlat,
+    /// `binding_array` types without `enable wgpu_binding_array;` (naga 29
+    /// needed none: `shader.rs`).
+    BindingArraysWithoutEnable,
     /// A render bundle encoder with no color format and no depth format.
     RenderBundleWithoutAttachments,
     /// The `nextInChain` of an output struct (`WGPUSurfaceTexture`,

@@ -13,9 +13,34 @@
 //! needs no patch, or that does not parse, goes to wgpu-core as WGSL, so its
 //! diagnostics are unchanged.
 
+use std::borrow::Cow;
+
 use wgpu_core::naga;
 
 use naga::{Binding, Handle, Interpolation, Module, ScalarKind, Type, TypeInner};
+
+/// `code` with the `enable wgpu_binding_array;` directive that naga 30
+/// requires before `binding_array` types and naga 29 did not, when the code
+/// uses them without it. The directive goes in front of the first line, so
+/// diagnostics keep their line numbers.
+pub(crate) fn binding_arrays_enabled(code: &str) -> Option<String> {
+    (code.contains("binding_array") && !code.contains("wgpu_binding_array"))
+        .then(|| format!("enable wgpu_binding_array; {code}"))
+}
+
+/// The WGSL source and module to give wgpu-core for `code` under wgpu-native
+/// compatibility: the source with naga 29's implicit directives, and, when
+/// integer inter-stage variables need naga 29's `flat` default, the patched
+/// module (see the module documentation).
+pub(crate) fn naga29_wgsl(code: Cow<'_, str>) -> (Cow<'_, str>, Option<Module>) {
+    let code = match binding_arrays_enabled(&code) {
+        Some(enabled) if crate::compat::allows(crate::compat::Rule::BindingArraysWithoutEnable) => Cow::Owned(enabled),
+        _ => code,
+    };
+    let module =
+        integer_io_made_flat(&code).filter(|_| crate::compat::allows(crate::compat::Rule::IntegerIoDefaultsToFlat));
+    (code, module)
+}
 
 /// The module of `code` with `flat` applied to integer `@location`
 /// variables that name no interpolation; `None` when no such variable
@@ -137,6 +162,17 @@ mod tests {
             Some(Binding::Location { interpolation: Some(Interpolation::Flat), .. })
         ));
         validate(&patched).unwrap();
+    }
+
+    #[test]
+    fn binding_arrays_get_their_directive_on_the_first_line() {
+        let code =
+            "@group(0) @binding(0) var t: binding_array<texture_2d<f32>, 2>;\n@compute @workgroup_size(1) fn main() {}";
+        let enabled = binding_arrays_enabled(code).expect("needs the directive");
+        assert_eq!(enabled.lines().count(), code.lines().count());
+        naga::front::wgsl::parse_str(&enabled).expect("naga 30 parses it");
+        assert!(binding_arrays_enabled(&enabled).is_none());
+        assert!(binding_arrays_enabled("fn main() {}").is_none());
     }
 
     #[test]

@@ -117,14 +117,10 @@ impl ShaderModule {
     ) -> ShaderModule {
         let desc = ShaderModuleDescriptor { label: crate::conv::label(&label), runtime_checks };
         let source = match source {
-            ShaderModuleSource::Wgsl(code) if crate::compat::active() => {
-                match crate::compat::integer_io_made_flat(&code) {
-                    Some(module) if crate::compat::allows(crate::compat::Rule::IntegerIoDefaultsToFlat) => {
-                        ShaderModuleSource::Naga(std::borrow::Cow::Owned(module))
-                    }
-                    _ => ShaderModuleSource::Wgsl(code),
-                }
-            }
+            ShaderModuleSource::Wgsl(code) if crate::compat::active() => match crate::compat::naga29_wgsl(code) {
+                (_, Some(module)) => ShaderModuleSource::Naga(std::borrow::Cow::Owned(module)),
+                (code, None) => ShaderModuleSource::Wgsl(code),
+            },
             other => other,
         };
         let (id, error) = device.global().device_create_shader_module(device.id, &desc, source, None);
