@@ -11,6 +11,8 @@
  * - errors read "Validation Error\n\nCaused by:\n  In wgpuX, label = 'L'\n";
  * - integer inter-stage I/O without @interpolate(flat) and a render bundle
  *   encoder with no attachment are accepted;
+ * - required limits are taken as given (maxBufferSize 100 gives 100, where
+ *   the standard gives the default);
  * - releasing a device does not call its lost callback. */
 #include <webgpu/wgpu.h>
 
@@ -44,6 +46,27 @@ int main(void) {
   CHECK(s2.device != NULL);
   if (s2.device) wgpuDeviceRelease(s2.device);
   CHECK_EQ(s2.lost_calls, 0);
+
+  /* Required limits as given. */
+  {
+    WGPULimits want = WGPU_LIMITS_INIT;
+    want.maxBufferSize = 100;
+    WGPUDeviceDescriptor dd = WGPU_DEVICE_DESCRIPTOR_INIT;
+    dd.requiredLimits = &want;
+    CuState s3;
+    memset(&s3, 0, sizeof s3);
+    WGPURequestDeviceCallbackInfo cb3 = WGPU_REQUEST_DEVICE_CALLBACK_INFO_INIT;
+    cb3.callback = cu_on_device;
+    cb3.userdata1 = &s3;
+    wgpuAdapterRequestDevice(s.adapter, &dd, cb3);
+    CHECK(s3.device != NULL);
+    if (s3.device) {
+      WGPULimits got = WGPU_LIMITS_INIT;
+      CHECK_EQ(wgpuDeviceGetLimits(s3.device, &got), WGPUStatus_Success);
+      CHECK_EQ(got.maxBufferSize, 100);
+      wgpuDeviceRelease(s3.device);
+    }
+  }
 
   /* Map (mode 0): called back in wgpuDevicePoll, read through the mutable
    * getter. */

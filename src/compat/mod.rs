@@ -66,6 +66,9 @@ pub(crate) enum Rule {
     /// `binding_array` types without `enable wgpu_binding_array;` (naga 29
     /// needed none: `shader.rs`).
     BindingArraysWithoutEnable,
+    /// Required limits are taken as given, worse than the defaults too (the
+    /// standard raises those to the defaults).
+    RequiredLimitsAsGiven,
     /// A render bundle encoder with no color format and no depth format.
     RenderBundleWithoutAttachments,
     /// The `nextInChain` of an output struct (`WGPUSurfaceTexture`,

@@ -185,7 +185,8 @@ fn required_compat_limits(
 /// The limits a device gets: the WebGPU defaults (no better than what the
 /// adapter offers), each raised to the requested value where that is
 /// better; a requested value worse than the default gives the default (the
-/// WebGPU spec's requestDevice, as the CTS checks it). `Err` names a
+/// WebGPU spec's requestDevice, as the CTS checks it), except under
+/// wgpu-native compatibility, where every requested value is taken as given. `Err` names a
 /// requested limit the adapter cannot meet or an alignment that is not a
 /// power of two.
 pub(crate) fn required_limits(req: Option<&WGPULimits>, adapter: &wgt::Limits) -> Result<wgt::Limits, String> {
@@ -195,13 +196,16 @@ pub(crate) fn required_limits(req: Option<&WGPULimits>, adapter: &wgt::Limits) -
     // function, which promises a valid chain.
     let chain = unsafe { Chain::walk(r.nextInChain, "WGPULimits") }.map_err(|r| format!("requiredLimits: {}", r.0))?;
     crate::native::chains::required_native_limits(&chain, adapter, &mut l)?;
+    // wgpu-native hands the requested values to wgpu-core as they are, worse
+    // than the defaults included (wgpu-py tests a maxBufferSize of 100).
+    let as_given = crate::compat::allows(crate::compat::Rule::RequiredLimitsAsGiven);
     macro_rules! max_u32 {
         ($($c:ident => $w:ident),* $(,)?) => {$(
             if r.$c != WGPU_LIMIT_U32_UNDEFINED {
                 if r.$c > adapter.$w {
                     return Err(format!("requiredLimits.{} = {} is above the adapter's {}", stringify!($c), r.$c, adapter.$w));
                 }
-                l.$w = l.$w.max(r.$c);
+                l.$w = if as_given { r.$c } else { l.$w.max(r.$c) };
             }
         )*};
     }
@@ -211,7 +215,7 @@ pub(crate) fn required_limits(req: Option<&WGPULimits>, adapter: &wgt::Limits) -
                 if r.$c > adapter.$w {
                     return Err(format!("requiredLimits.{} = {} is above the adapter's {}", stringify!($c), r.$c, adapter.$w));
                 }
-                l.$w = l.$w.max(r.$c);
+                l.$w = if as_given { r.$c } else { l.$w.max(r.$c) };
             }
         )*};
     }
@@ -222,7 +226,7 @@ pub(crate) fn required_limits(req: Option<&WGPULimits>, adapter: &wgt::Limits) -
                     return Err(format!("requiredLimits.{} = {} must be a power of two no smaller than the adapter's {}", stringify!($c), r.$c, adapter.$w));
                 }
                 // An alignment is better when smaller.
-                l.$w = l.$w.min(r.$c);
+                l.$w = if as_given { r.$c } else { l.$w.min(r.$c) };
             }
         )*};
     }
