@@ -36,7 +36,11 @@ pub(crate) fn enter(name: &'static str) -> Option<Option<&'static str>> {
     // `try_with`: during process exit this thread's locals may be gone, and
     // the call must still run (the text then has no "In ..." line).
     let saved = CURRENT.try_with(|c| c.replace(Some(name))).ok();
-    let _ = LABEL.try_with(|l| l.borrow_mut().clear());
+    let _ = LABEL.try_with(|l| {
+        if let Ok(mut l) = l.try_borrow_mut() {
+            l.clear();
+        }
+    });
     saved
 }
 

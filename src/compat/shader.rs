@@ -46,8 +46,10 @@ pub(crate) fn naga29_wgsl(code: Cow<'_, str>) -> (Cow<'_, str>, Option<Module>) 
 /// variables that name no interpolation; `None` when no such variable
 /// exists (or the code does not parse: wgpu-core reports that).
 pub(crate) fn integer_io_made_flat(code: &str) -> Option<Module> {
-    // Cheap test first: no `@location`, nothing to patch.
-    if !code.contains("@location") {
+    // Cheap tests first, so most shaders are parsed once (by wgpu-core):
+    // nothing to patch without a `@location` and an integer type.
+    const INTEGER_TYPES: [&str; 8] = ["u32", "i32", "vec2u", "vec3u", "vec4u", "vec2i", "vec3i", "vec4i"];
+    if !code.contains("@location") || !INTEGER_TYPES.iter().any(|t| code.contains(t)) {
         return None;
     }
     let mut module = naga::front::wgsl::parse_str(code).ok()?;
