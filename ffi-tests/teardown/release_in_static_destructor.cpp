@@ -1,26 +1,48 @@
-/* Rule (webgpu.h §2, §8.2; DECISIONS "Calls during process exit"): a C++
- * object with static storage whose destructor releases the queue and device
- * (the usual RAII wrapper) works: the destructor runs after the main
- * thread's thread-local storage was destroyed, and every call still does its
- * work and delivers its callbacks (spontaneous work-done and PopErrorScope by
- * the call's return, WaitAny, ProcessEvents, the device-lost callback of the
- * last wgpuDeviceRelease). Nothing aborts. */
+/* Rule (DECISIONS "Calls during process exit"): a C++ object with static
+ * storage whose destructor releases the queue and device (the usual RAII
+ * wrapper) does not crash the process.
+ *
+ * `first` is constructed before main, so its destructor runs after
+ * everything registered later: after the library's exit barrier (registered
+ * when the first instance loaded the driver) and after the driver's own
+ * static destructors, which NVIDIA's driver uses to tear itself down. There
+ * the library is detached from the driver (td_exit_work_detached: every call
+ * completes, with CallbackCancelled, and nothing reaches the driver).
+ *
+ * `later` is a function-local static constructed after the instance: its
+ * destructor runs before the barrier, so its calls do their work and
+ * deliver their callbacks as anywhere else (td_exit_work), on a thread
+ * whose thread-local storage is gone. Nothing aborts. */
 #include "teardown_util.h"
 
 namespace {
 
+int destructors_run = 0;
+
 struct Gpu {
   Ctx ctx;
   bool ready = false;
+  bool detached = false;
   ~Gpu() {
     if (!ready) return;
-    td_exit_work(&ctx);
-    td_finish_at_exit();
+    if (detached) {
+      td_exit_work_detached(&ctx);
+    } else {
+      td_exit_work(&ctx);
+    }
+    // The object constructed first is destroyed last.
+    if (++destructors_run == 2) td_finish_at_exit();
   }
 };
 
-// Constructed on first use, destroyed by the exit machinery.
+// Constructed before main: destroyed after the exit barrier.
 Gpu gpu;
+
+// Constructed after the first instance: destroyed before the barrier.
+Gpu &later_gpu() {
+  static Gpu later;
+  return later;
+}
 
 }  // namespace
 
@@ -32,6 +54,14 @@ int main() {
   }
   td_warm(&gpu.ctx);
   gpu.ready = true;
+  gpu.detached = true;
+  Gpu &later = later_gpu();
+  if (ctx_init(&later.ctx) != 0) {
+    CHECK(!"ctx_init (later)");
+    return test_finish();
+  }
+  td_warm(&later.ctx);
+  later.ready = true;
   CHECK(1);
   return 0;
 }

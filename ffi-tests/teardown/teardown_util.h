@@ -203,6 +203,53 @@ static inline void td_exit_work(Ctx *ctx) {
   CHECK_EQ(again.lost_calls, 1);
 }
 
+/* The calls made after the library's exit barrier ran (a C++ global, or an
+ * atexit handler, registered before the first instance was created: it
+ * runs after the driver's own static destructors). The library no longer
+ * reaches the driver: every instance is closed, so each asynchronous call
+ * completes in the call with CallbackCancelled and no wait hangs; releases
+ * leak (the process is ending); a new instance is refused (NULL). The
+ * device-lost callback already ran at the barrier, with CallbackCancelled.
+ * Nothing crashes, on drivers that tear themselves down at exit too. */
+static inline void td_exit_work_detached(Ctx *ctx) {
+  CHECK_EQ(ctx->lost_calls, 1);
+  CHECK_EQ(ctx->lost_reason, WGPUDeviceLostReason_CallbackCancelled);
+
+  TdRec done = {0, 0, 0};
+  td_work_done(ctx, WGPUCallbackMode_AllowSpontaneous, &done);
+  CHECK_EQ(td_calls(&done), 1);
+  CHECK_EQ(done.status, WGPUQueueWorkDoneStatus_CallbackCancelled);
+
+  TdRec pop = {0, 0, 0};
+  td_scoped_error(ctx, WGPUCallbackMode_AllowSpontaneous, &pop);
+  CHECK_EQ(td_calls(&pop), 1);
+  CHECK_EQ(pop.status, WGPUPopErrorScopeStatus_CallbackCancelled);
+  CHECK_EQ(ctx->uncaptured_errors, 0);
+
+  /* The map's callback runs in its call; the wait returns at once. */
+  TdRec map = {0, 0, 0};
+  (void)td_map_and_wait(ctx, &map);
+  CHECK_EQ(td_calls(&map), 1);
+  CHECK_EQ(map.status, WGPUMapAsyncStatus_CallbackCancelled);
+
+  TdRec pe = {0, 0, 0};
+  td_work_done(ctx, WGPUCallbackMode_AllowProcessEvents, &pe);
+  wgpuInstanceProcessEvents(ctx->instance);
+  CHECK_EQ(td_calls(&pe), 1);
+
+  wgpuQueueRelease(ctx->queue);
+  ctx->queue = NULL;
+  wgpuDeviceRelease(ctx->device);
+  ctx->device = NULL;
+  CHECK_EQ(ctx->lost_calls, 1);
+  ctx_release(ctx);
+
+  /* No new instance once the driver may be gone. */
+  WGPUInstance again = wgpuCreateInstance(NULL);
+  CHECK(again == NULL);
+  if (again) wgpuInstanceRelease(again);
+}
+
 /* ------------------------------------------------------------------------ */
 /* A world of objects of every kind, for releasing in any order. */
 

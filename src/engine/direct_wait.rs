@@ -86,6 +86,10 @@ impl FenceWake {
 
     /// Wakes every thread sleeping with an older token.
     fn signal(&self) {
+        if crate::engine::exit::detached() {
+            // No sleeper is left: a detached library makes no sleeps.
+            return;
+        }
         let mut count = self.count.lock();
         *count += 1;
         self.count_hint.store(*count, Ordering::Release);
@@ -117,6 +121,10 @@ impl FenceWake {
 
 impl Drop for FenceWake {
     fn drop(&mut self) {
+        if crate::engine::exit::detached() {
+            // The driver may be torn down: the semaphore goes with the process.
+            return;
+        }
         // SAFETY: nobody waits on or signals the semaphore any more: every
         // sleeper holds the device, which is being dropped.
         unsafe { self.raw.device().destroy_semaphore(self.wake, None) };
@@ -133,6 +141,9 @@ pub(crate) struct DeviceSleep {
 impl DeviceSleep {
     /// A sleeper for `device`, when its driver allows direct waits.
     pub(crate) fn new(device: Arc<Device>) -> Option<Arc<DeviceSleep>> {
+        if crate::engine::exit::detached() {
+            return None;
+        }
         let fence_wake = device.fence_wake.clone()?;
         Some(Arc::new(DeviceSleep { device, fence_wake }))
     }

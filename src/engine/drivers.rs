@@ -9,6 +9,10 @@
 //! loaded is opened once more with `RTLD_NODELETE`, which makes its
 //! unloading a no-op. Drivers loaded again by a later instance just gain a
 //! reference.
+//!
+//! Pinning does not keep a driver's state alive through `exit()`: a driver
+//! written in C++ destroys its globals in static destructors. The exit
+//! barrier (`exit.rs`) keeps the library's own threads out of it by then.
 
 #[cfg(target_os = "linux")]
 mod imp {
@@ -39,9 +43,13 @@ mod imp {
         set
     }
 
-    /// Pins every object loaded now that was not in `before`.
-    pub(crate) fn pin_new(before: &HashSet<CString>) {
-        for path in loaded().difference(before) {
+    /// Pins every object loaded now that was not in `before`; whether
+    /// there was any.
+    pub(crate) fn pin_new(before: &HashSet<CString>) -> bool {
+        let now = loaded();
+        let mut any = false;
+        for path in now.difference(before) {
+            any = true;
             // SAFETY: RTLD_NOLOAD only takes a reference to an object that is
             // already loaded; RTLD_NODELETE keeps it loaded for good. The
             // handle is deliberately never closed.
@@ -51,16 +59,22 @@ mod imp {
                 log::debug!(target: "wgpu_shim", "could not pin {path:?}");
             }
         }
+        any
     }
 }
 
-/// Runs `create` and keeps whatever it loaded loaded.
+/// Runs `create` (an instance, adapter or device creation) and keeps
+/// whatever it loaded loaded. When it loaded something, the exit barrier is
+/// registered again, so that it runs before the new objects' destructors
+/// (`exit.rs`).
 pub(crate) fn pinning<T>(create: impl FnOnce() -> T) -> T {
     #[cfg(target_os = "linux")]
     {
         let before = imp::loaded();
         let out = create();
-        imp::pin_new(&before);
+        if imp::pin_new(&before) {
+            crate::engine::exit::arm();
+        }
         out
     }
     #[cfg(not(target_os = "linux"))]

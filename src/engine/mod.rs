@@ -8,9 +8,12 @@
 //!   ladder's first rung).
 //! - [`tracking`]: the ever-mapped buffers `wgpuDeviceDestroy` unmaps.
 //! - [`drivers`]: keeps drivers loaded until the process exits.
+//! - [`exit`]: the exit barrier that keeps the library's threads out of a
+//!   driver being torn down at exit.
 
 pub(crate) mod direct_wait;
 pub(crate) mod drivers;
+pub(crate) mod exit;
 pub(crate) mod progress;
 pub(crate) mod spin;
 pub(crate) mod tracking;

@@ -33,8 +33,9 @@ use crate::futures::ThreadKey;
 const WAIT_SLICE: Duration = Duration::from_millis(2);
 
 /// How long one fence wait lasts before the thread rechecks its state (it
-/// is woken earlier by every GPU completion).
-const FENCE_SLICE_NS: u64 = 1_000_000_000;
+/// is woken earlier by every GPU completion). It also bounds how long the
+/// exit barrier (`exit.rs`) waits for the thread to leave the driver.
+const FENCE_SLICE_NS: u64 = 100_000_000;
 
 /// The locks around one device's wgpu-core calls (docs/ARCHITECTURE.md,
 /// "Lock discipline").
@@ -67,14 +68,31 @@ impl DeviceLocks {
         Maintenance { _shared: self.maintain.read(), _one_at_a_time: one_at_a_time }
     }
 
-    /// Polls the device without waiting.
+    /// Polls the device without waiting. Once the library is detached from
+    /// the driver at exit (`exit.rs`) there is nothing to poll.
     pub(crate) fn poll(
         &self,
         global: &Global,
         device_id: DeviceId,
     ) -> Result<wgpu_types::PollStatus, wgpu_core::device::WaitIdleError> {
+        if crate::engine::exit::detached() {
+            return Ok(wgpu_types::PollStatus::QueueEmpty);
+        }
         let _maintenance = self.maintenance();
         global.device_poll(device_id, wgpu_types::PollType::Poll)
+    }
+
+    /// The exit barrier's wait (`exit.rs`): until the submitted work is
+    /// done, at most `timeout` (also for the locks, which a thread ending
+    /// with the process may hold). Whether the queue is empty.
+    pub(crate) fn drain(&self, global: &Global, device_id: DeviceId, timeout: Duration) -> bool {
+        let Some(one_at_a_time) = self.poll.try_lock_for(timeout) else { return false };
+        let Some(shared) = self.maintain.try_read_for(timeout) else { return false };
+        let waited = global
+            .device_poll(device_id, wgpu_types::PollType::Wait { submission_index: None, timeout: Some(timeout) });
+        drop(shared);
+        drop(one_at_a_time);
+        matches!(waited, Ok(wgpu_types::PollStatus::QueueEmpty) | Ok(wgpu_types::PollStatus::WaitSucceeded))
     }
 }
 
@@ -95,11 +113,15 @@ pub(crate) struct Progress {
     /// costs one load.
     wanted_hint: AtomicBool,
     cond: Condvar,
+    /// Signalled when the thread leaves the driver (`State::in_driver`).
+    left: Condvar,
     fence: Option<RawFence>,
     /// The device's spin budget (`spin.rs`), for this thread's fence waits
     /// and the application threads' ones.
     pub(crate) spin: Arc<Spin>,
     thread: Mutex<Option<std::thread::JoinHandle<()>>>,
+    /// The thread was started (its spawn can fail).
+    started: AtomicBool,
     /// The thread's [`ThreadKey`] once it runs (0 before): `stop` called
     /// on the thread itself must not join it. Not `thread::current()`,
     /// which panics in exit handlers.
@@ -122,6 +144,12 @@ struct State {
     /// is pending.
     wanted: bool,
     shutdown: bool,
+    /// The process is exiting (`exit.rs`): the thread never enters the
+    /// driver again; the application's calls poll the device themselves.
+    exit: bool,
+    /// The thread is between its state checks, polling or sleeping in the
+    /// driver.
+    in_driver: bool,
 }
 
 /// wgpu-hal's device fence, as a raw timeline semaphore.
@@ -147,12 +175,21 @@ impl Progress {
         }
         let progress = Arc::new(Progress {
             polled: AtomicU64::new(0),
-            state: Mutex::new(State { pending: 0, direct: 0, wanted: false, shutdown: false }),
+            state: Mutex::new(State {
+                pending: 0,
+                direct: 0,
+                wanted: false,
+                shutdown: false,
+                exit: crate::engine::exit::exiting(),
+                in_driver: false,
+            }),
             wanted_hint: AtomicBool::new(false),
             cond: Condvar::new(),
+            left: Condvar::new(),
             fence,
             spin,
             thread: Mutex::new(None),
+            started: AtomicBool::new(false),
             runner: AtomicU64::new(0),
             on_exit: Mutex::new(Some(on_exit)),
         });
@@ -167,7 +204,11 @@ impl Progress {
             crate::ffi::log::flush_queued();
         });
         match spawned {
-            Ok(handle) => *progress.thread.lock() = Some(handle),
+            Ok(handle) => {
+                *progress.thread.lock() = Some(handle);
+                progress.started.store(true, Ordering::Release);
+                crate::engine::exit::track(&progress);
+            }
             // Without a thread, callbacks would never arrive: say so loudly.
             Err(err) => log::error!(target: "wgpu_shim", "device {name:?}: cannot start its progress thread: {err}"),
         }
@@ -194,18 +235,40 @@ impl Progress {
     }
 
     /// Wakes the thread for the pending operations (a WaitAny that cannot
-    /// sleep on the fence, a spontaneous future joining a batch).
-    pub(crate) fn kick(&self) {
+    /// sleep on the fence, a spontaneous future joining a batch). `false`
+    /// when the thread will not poll: it never started, or the process is
+    /// exiting (`exit.rs`); the caller must then poll the device itself.
+    pub(crate) fn kick(&self) -> bool {
         if self.wanted_hint.load(Ordering::Acquire) {
             // Awake and polling until every pending operation completes,
             // the caller's included.
-            return;
+            return true;
         }
         let mut st = self.state.lock();
+        if st.exit || st.shutdown || !self.started.load(Ordering::Acquire) {
+            return false;
+        }
         if st.pending > 0 && !st.wanted {
             self.set_wanted(&mut st, true);
             self.cond.notify_one();
         }
+        true
+    }
+
+    /// The exit barrier: from now on the thread stays out of the driver.
+    /// Waits up to `timeout` for it to leave; whether it did.
+    pub(crate) fn leave_driver(&self, timeout: Duration) -> bool {
+        let mut st = self.state.lock();
+        st.exit = true;
+        self.set_wanted(&mut st, false);
+        self.cond.notify_one();
+        let deadline = std::time::Instant::now() + timeout;
+        while st.in_driver {
+            if self.left.wait_until(&mut st, deadline).timed_out() {
+                return !st.in_driver;
+            }
+        }
+        true
     }
 
     /// A queue operation completed (called from wgpu-core's closures).
@@ -278,7 +341,7 @@ impl Progress {
     }
 
     fn run(&self, global: &Global, device_id: DeviceId, locks: &DeviceLocks) {
-        let idle = |st: &State| (st.pending == 0 || st.direct > 0 || !st.wanted) && !st.shutdown;
+        let idle = |st: &State| (st.exit || st.pending == 0 || st.direct > 0 || !st.wanted) && !st.shutdown;
         // Set once the thread has polled: when it then runs out of work, the
         // next operation often follows within microseconds (a render loop,
         // a map after a submit).
@@ -286,6 +349,10 @@ impl Progress {
         loop {
             {
                 let mut st = self.state.lock();
+                if st.in_driver {
+                    st.in_driver = false;
+                    self.left.notify_all();
+                }
                 if just_worked && idle(&st) {
                     // Linger, within the spin budget, before sleeping on the
                     // condition variable: work that arrives meanwhile costs no
@@ -305,6 +372,7 @@ impl Progress {
                 if st.shutdown {
                     return;
                 }
+                st.in_driver = true;
             }
             // Completion closures run in here and only mark events ready.
             let seen = self.fence.as_ref().map(RawFence::value);
@@ -323,7 +391,7 @@ impl Progress {
                 if st.shutdown {
                     return;
                 }
-                if st.pending == 0 || st.direct > 0 || !st.wanted {
+                if st.exit || st.pending == 0 || st.direct > 0 || !st.wanted {
                     continue;
                 }
             }
@@ -377,8 +445,12 @@ impl RawFence {
         self.fence
     }
 
-    /// The fence's value now.
+    /// The fence's value now (an error once the library is detached from
+    /// the driver at exit).
     pub(crate) fn value(&self) -> Result<u64, vk::Result> {
+        if crate::engine::exit::detached() {
+            return Err(vk::Result::ERROR_DEVICE_LOST);
+        }
         // SAFETY: the fence is a live timeline semaphore of this device.
         unsafe { self.device.get_semaphore_counter_value(self.fence) }
     }

@@ -268,7 +268,9 @@ impl WorkDone {
     /// progress thread asleep, and this future may need it.
     fn joined(&self, device: &Device, mode: Mode, future: WGPUFuture) -> WGPUFuture {
         if device.wants_progress(mode) {
-            device.progress.kick();
+            // Without a polling thread (exit), the application's own calls
+            // deliver the callback.
+            let _ = device.progress.kick();
         }
         future
     }
@@ -313,7 +315,7 @@ impl Drop for BatchGuard {
         }
         // wgpu-core dropped the closure uncalled (its device went away):
         // the batch's callbacks get CallbackCancelled.
-        crate::ffi::boundary::in_drop("a work-done batch", || {
+        crate::ffi::boundary::catching("a work-done batch", || {
             self.progress.end_op();
             let mut st = self.work_done.state.lock();
             if self.work_done.take(&mut st, self.id.generation) {

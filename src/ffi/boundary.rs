@@ -93,10 +93,22 @@ fn guarded<T>(func: &'static str, what: &str, step: impl FnOnce() -> T) -> Optio
     }
 }
 
-/// Runs the work of a `Drop` impl (a wgpu-core drop function, a thread
-/// join): a panic in it is caught and logged. A drop may run while a panic
-/// unwinds, and a second panic there aborts the process.
+/// Runs the work of a `Drop` impl that frees driver objects (a wgpu-core
+/// drop function, a thread join): a panic in it is caught and logged. A
+/// drop may run while a panic unwinds, and a second panic there aborts the
+/// process. Once the process is exiting and the library is detached from
+/// the driver (`engine::exit`), the work is skipped: what it would free is
+/// left to the operating system.
 pub(crate) fn in_drop(what: &'static str, work: impl FnOnce()) {
+    if crate::engine::exit::detached() {
+        return;
+    }
+    catching(what, work);
+}
+
+/// Runs `work` with any panic in it caught and logged (a `Drop` impl's work
+/// that touches no driver, an exit handler).
+pub(crate) fn catching(what: &'static str, work: impl FnOnce()) {
     if catch_unwind(AssertUnwindSafe(work)).is_err() {
         let _ = catch_unwind(|| log::error!(target: "wgpu_shim", "internal error while dropping {what}"));
     }

@@ -270,7 +270,7 @@ mod tests {
         let (_, a0) = a.register::<()>(Mode::AllowProcessEvents, Source::Cpu, move |_| {
             let rules = WaitRules { timed: true, max_count: 4, mixed_sources: true };
             let mut infos = [WGPUFutureWaitInfo { future: fb1, completed: 0 }];
-            let status = b_for_a0.wait_any(&mut infos, 0, &rules, &|_| None, &|_| {});
+            let status = b_for_a0.wait_any(&mut infos, 0, &rules, &|_| None, &|_| true);
             *seen_in.lock() =
                 Some((status, infos[0].completed, flags.1.load(Ordering::SeqCst), flags.0.load(Ordering::SeqCst)));
         });

@@ -27,6 +27,15 @@ pub(crate) trait DirectSleep: Send + Sync {
 /// Finds the direct sleeper for the queue of the device with this serial.
 pub(crate) type FindSleeper<'a> = &'a dyn Fn(u64) -> Option<Arc<dyn DirectSleep>>;
 
+/// Moves the queue with this serial on: wakes its device's progress thread,
+/// or, where that thread does not poll (it never started, or the process is
+/// exiting), polls the device on the calling thread and returns `false`:
+/// the waiter then polls again every [`SELF_POLL_SLICE`].
+pub(crate) type Kick<'a> = &'a dyn Fn(u64) -> bool;
+
+/// How often a waiter whose devices no progress thread moves polls them.
+const SELF_POLL_SLICE: Duration = Duration::from_millis(1);
+
 /// The instance's rules for timed waits.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct WaitRules {
@@ -49,7 +58,7 @@ impl Registry {
         timeout_ns: u64,
         rules: &WaitRules,
         find_sleeper: FindSleeper<'_>,
-        kick: &dyn Fn(u64),
+        kick: Kick<'_>,
     ) -> Result<WGPUWaitStatus, String> {
         // The timed-wait rule comes first, as in Dawn: a timeout without
         // the feature is an error even with nothing listed.
@@ -92,6 +101,8 @@ impl Registry {
 
         let mut expired = false;
         let mut kicked = false;
+        // A kick found no progress thread to poll: this thread polls.
+        let mut self_poll = false;
         // (queue serial, its sleeper) once looked up; `None` inside when the
         // device has no direct sleeps or they failed.
         let mut direct: Option<(u64, Option<Arc<dyn DirectSleep>>)> = None;
@@ -176,7 +187,9 @@ impl Registry {
                 // complete in a later poll.
                 if !queues.is_empty() {
                     drop(inner);
-                    queues.iter().for_each(|&q| kick(q));
+                    queues.iter().for_each(|&q| {
+                        kick(q);
+                    });
                 }
                 return Ok(WGPUWaitStatus::Success);
             }
@@ -184,7 +197,9 @@ impl Registry {
                 // A poll: make sure the devices move on without this thread
                 // (their progress threads may be standing by).
                 drop(inner);
-                queues.iter().for_each(|&q| kick(q));
+                queues.iter().for_each(|&q| {
+                    kick(q);
+                });
                 return Ok(WGPUWaitStatus::TimedOut);
             }
             if let Some(Ok(serial)) = queue {
@@ -213,10 +228,19 @@ impl Registry {
             // complete the futures. They are woken once per wait, outside
             // the registry lock (kicking takes other locks); the futures are
             // scanned again afterwards, so a completion meanwhile is seen.
-            if !kicked && !queues.is_empty() {
+            if !queues.is_empty() && (!kicked || self_poll) {
+                if kicked {
+                    // This thread moves the devices: a slice's sleep (any
+                    // completion wakes it sooner), then it polls again.
+                    let slice = Instant::now() + SELF_POLL_SLICE;
+                    let until = deadline.map_or(slice, |d| d.min(slice));
+                    self.changed.wait_until(&mut inner, until);
+                    expired = deadline.is_some_and(|d| Instant::now() >= d);
+                }
                 kicked = true;
                 drop(inner);
-                queues.iter().for_each(|&q| kick(q));
+                // Every queue is kicked: no short circuit.
+                self_poll = queues.iter().map(|&q| kick(q)).filter(|moved| !moved).count() > 0;
                 inner = self.lock();
                 continue;
             }
@@ -257,18 +281,18 @@ mod tests {
             r2.fetch_add(10, Ordering::SeqCst);
         });
         let mut list = [info(f1)];
-        assert_eq!(reg.wait_any(&mut list, 0, &RULES, &|_| None, &|_| {}), Ok(WGPUWaitStatus::TimedOut));
+        assert_eq!(reg.wait_any(&mut list, 0, &RULES, &|_| None, &|_| true), Ok(WGPUWaitStatus::TimedOut));
         assert_eq!(list[0].completed, 0);
         c1.complete(());
         c2.complete(());
-        assert_eq!(reg.wait_any(&mut list, 0, &RULES, &|_| None, &|_| {}), Ok(WGPUWaitStatus::Success));
+        assert_eq!(reg.wait_any(&mut list, 0, &RULES, &|_| None, &|_| true), Ok(WGPUWaitStatus::Success));
         assert_eq!((list[0].completed, runs.load(Ordering::SeqCst)), (1, 1));
         // Waiting again: success, no second call.
         let mut again = [info(f1)];
-        assert_eq!(reg.wait_any(&mut again, 1_000, &RULES, &|_| None, &|_| {}), Ok(WGPUWaitStatus::Success));
+        assert_eq!(reg.wait_any(&mut again, 1_000, &RULES, &|_| None, &|_| true), Ok(WGPUWaitStatus::Success));
         assert_eq!((again[0].completed, runs.load(Ordering::SeqCst)), (1, 1));
         let mut second = [info(f2)];
-        assert_eq!(reg.wait_any(&mut second, u64::MAX, &RULES, &|_| None, &|_| {}), Ok(WGPUWaitStatus::Success));
+        assert_eq!(reg.wait_any(&mut second, u64::MAX, &RULES, &|_| None, &|_| true), Ok(WGPUWaitStatus::Success));
         assert_eq!(runs.load(Ordering::SeqCst), 11);
     }
 
@@ -278,12 +302,12 @@ mod tests {
         let (f1, c1) = reg.register::<()>(Mode::WaitAnyOnly, Source::Cpu, |_| {});
         let (f2, _c2) = reg.register::<()>(Mode::WaitAnyOnly, Source::Queue(7), |_| {});
         let mut list = [WGPUFutureWaitInfo { future: f2, completed: 1 }];
-        assert_eq!(reg.wait_any(&mut list, 0, &RULES, &|_| None, &|_| {}), Ok(WGPUWaitStatus::TimedOut));
+        assert_eq!(reg.wait_any(&mut list, 0, &RULES, &|_| None, &|_| true), Ok(WGPUWaitStatus::TimedOut));
         assert_eq!(list[0].completed, 0, "a pending future left TRUE by the caller reads FALSE");
         c1.complete(());
         let mut both =
             [WGPUFutureWaitInfo { future: f1, completed: 0 }, WGPUFutureWaitInfo { future: f2, completed: 1 }];
-        assert_eq!(reg.wait_any(&mut both, 0, &RULES, &|_| None, &|_| {}), Ok(WGPUWaitStatus::Success));
+        assert_eq!(reg.wait_any(&mut both, 0, &RULES, &|_| None, &|_| true), Ok(WGPUWaitStatus::Success));
         assert_eq!((both[0].completed, both[1].completed), (1, 0));
     }
 
@@ -297,6 +321,7 @@ mod tests {
         let kick = |q: u64| {
             assert_eq!(q, 7);
             kicked.fetch_add(1, Ordering::SeqCst);
+            true
         };
         for _ in 0..3 {
             let mut list = [info(done), info(pending)];
@@ -309,10 +334,10 @@ mod tests {
     fn a_timeout_needs_the_feature_even_with_nothing_listed() {
         let reg = Registry::new();
         let untimed = WaitRules { timed: false, ..RULES };
-        assert!(reg.wait_any(&mut [], 1, &untimed, &|_| None, &|_| {}).is_err());
-        assert!(reg.wait_any(&mut [], u64::MAX, &untimed, &|_| None, &|_| {}).is_err());
-        assert_eq!(reg.wait_any(&mut [], 0, &untimed, &|_| None, &|_| {}), Ok(WGPUWaitStatus::Success));
-        assert_eq!(reg.wait_any(&mut [], 5, &RULES, &|_| None, &|_| {}), Ok(WGPUWaitStatus::Success));
+        assert!(reg.wait_any(&mut [], 1, &untimed, &|_| None, &|_| true).is_err());
+        assert!(reg.wait_any(&mut [], u64::MAX, &untimed, &|_| None, &|_| true).is_err());
+        assert_eq!(reg.wait_any(&mut [], 0, &untimed, &|_| None, &|_| true), Ok(WGPUWaitStatus::Success));
+        assert_eq!(reg.wait_any(&mut [], 5, &RULES, &|_| None, &|_| true), Ok(WGPUWaitStatus::Success));
     }
 
     #[test]
@@ -321,15 +346,21 @@ mod tests {
         let (f, _c) = reg.register::<()>(Mode::WaitAnyOnly, Source::Queue(1), |_| {});
         let (g, _d) = reg.register::<()>(Mode::WaitAnyOnly, Source::Cpu, |_| {});
         let untimed = WaitRules { timed: false, ..RULES };
-        assert!(reg.wait_any(&mut [info(f)], 5, &untimed, &|_| None, &|_| {}).is_err());
-        assert!(reg.wait_any(&mut [info(f), info(g)], 5, &RULES, &|_| None, &|_| {}).is_err(), "mixed sources");
-        assert_eq!(reg.wait_any(&mut [info(f), info(g)], 0, &RULES, &|_| None, &|_| {}), Ok(WGPUWaitStatus::TimedOut));
-        assert!(reg.wait_any(&mut [info(f); 5], 5, &RULES, &|_| None, &|_| {}).is_err(), "over the count");
-        assert!(reg.wait_any(&mut [info(WGPUFuture { id: 0 })], 0, &RULES, &|_| None, &|_| {}).is_err());
+        assert!(reg.wait_any(&mut [info(f)], 5, &untimed, &|_| None, &|_| true).is_err());
+        assert!(reg.wait_any(&mut [info(f), info(g)], 5, &RULES, &|_| None, &|_| true).is_err(), "mixed sources");
+        assert_eq!(
+            reg.wait_any(&mut [info(f), info(g)], 0, &RULES, &|_| None, &|_| true),
+            Ok(WGPUWaitStatus::TimedOut)
+        );
+        assert!(reg.wait_any(&mut [info(f); 5], 5, &RULES, &|_| None, &|_| true).is_err(), "over the count");
+        assert!(reg.wait_any(&mut [info(WGPUFuture { id: 0 })], 0, &RULES, &|_| None, &|_| true).is_err());
         let start = Instant::now();
-        assert_eq!(reg.wait_any(&mut [info(f)], 20_000_000, &RULES, &|_| None, &|_| {}), Ok(WGPUWaitStatus::TimedOut));
+        assert_eq!(
+            reg.wait_any(&mut [info(f)], 20_000_000, &RULES, &|_| None, &|_| true),
+            Ok(WGPUWaitStatus::TimedOut)
+        );
         assert!(start.elapsed() >= Duration::from_millis(20));
-        assert_eq!(reg.wait_any(&mut [], u64::MAX, &RULES, &|_| None, &|_| {}), Ok(WGPUWaitStatus::Success));
+        assert_eq!(reg.wait_any(&mut [], u64::MAX, &RULES, &|_| None, &|_| true), Ok(WGPUWaitStatus::Success));
     }
 
     #[test]
@@ -346,7 +377,7 @@ mod tests {
             std::thread::sleep(Duration::from_millis(30));
             c.complete(42);
         });
-        assert_eq!(reg.wait_any(&mut [info(f)], u64::MAX, &RULES, &|_| None, &|_| {}), Ok(WGPUWaitStatus::Success));
+        assert_eq!(reg.wait_any(&mut [info(f)], u64::MAX, &RULES, &|_| None, &|_| true), Ok(WGPUWaitStatus::Success));
         assert_eq!(got.load(Ordering::SeqCst), 42);
         t.join().unwrap();
     }
@@ -408,7 +439,7 @@ mod tests {
             while list.iter().any(|i| i.completed == 0) {
                 let mut pending: Vec<_> = list.iter().copied().filter(|i| i.completed == 0).collect();
                 let mixed = WaitRules { mixed_sources: true, ..RULES };
-                assert_eq!(reg.wait_any(&mut pending, u64::MAX, &mixed, &find, &|_| {}), Ok(WGPUWaitStatus::Success));
+                assert_eq!(reg.wait_any(&mut pending, u64::MAX, &mixed, &find, &|_| true), Ok(WGPUWaitStatus::Success));
                 for p in pending.iter().filter(|p| p.completed != 0) {
                     for l in list.iter_mut().filter(|l| l.future.id == p.future.id) {
                         l.completed = 1;

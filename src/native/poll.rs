@@ -162,7 +162,7 @@ fn wait_for_all(device: &Arc<Device>) {
     let mut list = [WGPUFutureWaitInfo { future, completed: 0 }];
     let rules = WaitRules { timed: true, max_count: 1, mixed_sources: false };
     let find_sleeper = |_serial: u64| -> Option<Arc<dyn DirectSleep>> { Some(DeviceSleep::new(device.clone())?) };
-    let kick = |_serial: u64| device.progress.kick();
+    let kick = |_serial: u64| device.kick_or_poll();
     if let Err(why) = registry.wait_any(&mut list, u64::MAX, &rules, &find_sleeper, &kick) {
         log::warn!(target: "wgpu_shim", "wgpuDevicePoll: the wait failed: {why}");
     }

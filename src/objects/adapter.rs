@@ -32,6 +32,10 @@ impl Object for Adapter {
     const HEADER_OFFSET: usize = std::mem::offset_of!(Adapter, header);
 }
 
+/// Why nothing that needs the driver starts once the library is detached
+/// from it at exit (`engine::exit`).
+pub(crate) const EXITING: &str = "the process is exiting: the graphics driver may already be torn down";
+
 impl Drop for Adapter {
     fn drop(&mut self) {
         crate::ffi::boundary::in_drop("an adapter", || self.instance.global.adapter_drop(self.id));
@@ -81,6 +85,9 @@ pub(crate) fn request(
         }
         fallback = o.forceFallbackAdapter != 0;
     }
+    if crate::engine::exit::detached() {
+        return Err((WGPURequestAdapterStatus::Unavailable, EXITING.to_owned()));
+    }
     let compatible = options.map_or(std::ptr::null_mut(), |o| o.compatibleSurface);
     // SAFETY: `compatibleSurface` is NULL or a live surface (the caller of
     // the export promises it).
@@ -92,7 +99,9 @@ pub(crate) fn request(
                 compatible_surface: surface,
                 apply_limit_buckets: false,
             };
-            instance.global.request_adapter(&opts, wgpu_types::Backends::VULKAN, None)
+            crate::engine::drivers::pinning(|| {
+                instance.global.request_adapter(&opts, wgpu_types::Backends::VULKAN, None)
+            })
         })
     }
     .map_err(invalid)?;

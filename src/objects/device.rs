@@ -99,6 +99,9 @@ impl Device {
         desc: &WGPUDeviceDescriptor,
         lost_mode: Mode,
     ) -> Result<Arc<Device>, String> {
+        if crate::engine::exit::detached() {
+            return Err(crate::objects::adapter::EXITING.to_owned());
+        }
         // SAFETY: the descriptor's pointers are valid (caller).
         let (label, features, req_limits) = unsafe {
             crate::native::chains::device_extras(desc.nextInChain).map_err(|r| r.0)?;
@@ -119,10 +122,10 @@ impl Device {
             ..Default::default()
         };
         let instance = adapter.instance.clone();
-        let (id, queue_id) = instance
-            .global
-            .adapter_request_device(adapter.id, &wgt_desc, None, None)
-            .map_err(|e| format!("device creation failed: {}", crate::conv::describe(&e)))?;
+        let (id, queue_id) = crate::engine::drivers::pinning(|| {
+            instance.global.adapter_request_device(adapter.id, &wgt_desc, None, None)
+        })
+        .map_err(|e| format!("device creation failed: {}", crate::conv::describe(&e)))?;
 
         let serial = instance.next_device_serial();
         let shared =
@@ -271,6 +274,33 @@ impl Device {
     /// Runs wgpu-core's maintenance once without waiting: completes work
     /// that needs no GPU progress (a map of an idle buffer, a work-done with
     /// nothing in flight) right away, in the calling thread.
+    /// Moves the device on for a waiter: wakes its progress thread, or,
+    /// where none polls (`Progress::kick`), polls here; whether the thread
+    /// will.
+    pub(crate) fn kick_or_poll(&self) -> bool {
+        if self.progress.kick() {
+            return true;
+        }
+        self.poll_now();
+        false
+    }
+
+    /// The exit barrier's part (`engine::exit`): waits, bounded, for the
+    /// submitted work and delivers the spontaneous callbacks it completed.
+    pub(crate) fn drain_at_exit(&self) {
+        if !self.is_lost() && !self.locks.drain(self.global(), self.id, DRAIN_AT_EXIT) {
+            log::warn!(target: "wgpu_shim", "exit: device {:?} still had work in flight after {DRAIN_AT_EXIT:?}", self.label.lock());
+        }
+        crate::futures::flush_spontaneous();
+        // From here wgpu-core refuses new work on the device before reaching
+        // the driver, and reports nothing: the device counts as lost (its
+        // lost callback runs with CallbackCancelled when the instance
+        // closes).
+        self.global().device_destroy(self.id);
+        self.lost.store(true, Ordering::Release);
+    }
+
+    /// Polls the device once, without waiting.
     pub(crate) fn poll_now(&self) {
         let polled = self.locks.poll(self.global(), self.id);
         if let Err(err) = polled {
@@ -339,6 +369,9 @@ impl Device {
         Handle::into_raw(queue)
     }
 }
+
+/// How long the exit barrier waits for a device's submitted work.
+const DRAIN_AT_EXIT: std::time::Duration = std::time::Duration::from_secs(1);
 
 impl Drop for Device {
     fn drop(&mut self) {

@@ -65,6 +65,28 @@ impl Object for Instance {
     }
 }
 
+impl crate::engine::exit::AtExit for Instance {
+    /// The exit barrier: each device's submitted work is waited for and
+    /// delivered, then the instance closes as by its last release.
+    fn at_exit(&self) {
+        let devices: Vec<Arc<Device>> = self.devices.lock().iter().filter_map(Weak::upgrade).collect();
+        for device in devices {
+            device.drain_at_exit();
+        }
+        self.registry.close();
+    }
+}
+
+impl Drop for Instance {
+    fn drop(&mut self) {
+        if crate::engine::exit::detached() {
+            // wgpu-core's instance would be destroyed in the driver, which
+            // may be torn down: it goes with the process.
+            std::mem::forget(self.global.clone());
+        }
+    }
+}
+
 impl Instance {
     /// A serial number for a new device (identifies its queue as a source).
     pub(crate) fn next_device_serial(&self) -> u64 {
@@ -108,6 +130,9 @@ refcounted!(Instance, WGPUInstance, wgpuInstanceAddRef, wgpuInstanceRelease);
 pub unsafe extern "C" fn wgpuCreateInstance(descriptor: *const WGPUInstanceDescriptor) -> WGPUInstance {
     call("wgpuCreateInstance", std::ptr::null_mut(), || {
         crate::ffi::log::init();
+        if crate::engine::exit::detached() {
+            return Err(reject!("{}", crate::objects::adapter::EXITING));
+        }
         // SAFETY: the C caller passes NULL or a valid descriptor.
         let desc = unsafe { descriptor.as_ref() };
         let mut timed = false;
@@ -164,6 +189,8 @@ pub unsafe extern "C" fn wgpuCreateInstance(descriptor: *const WGPUInstanceDescr
             devices: Mutex::new(Vec::new()),
             next_device_serial: AtomicU64::new(1),
         });
+        let at_exit: Arc<dyn crate::engine::exit::AtExit> = instance.clone();
+        crate::engine::exit::finish_at_exit(Arc::downgrade(&at_exit));
         Ok(Handle::into_raw(instance))
     })
 }
@@ -298,10 +325,9 @@ pub unsafe extern "C" fn wgpuInstanceWaitAny(
             let device = instance.device_by_serial(serial)?;
             Some(crate::engine::direct_wait::DeviceSleep::new(device)?)
         };
-        let kick = |serial: u64| {
-            if let Some(device) = instance.device_by_serial(serial) {
-                device.progress.kick();
-            }
+        let kick = |serial: u64| match instance.device_by_serial(serial) {
+            Some(device) => device.kick_or_poll(),
+            None => true,
         };
         instance
             .registry

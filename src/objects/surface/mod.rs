@@ -106,6 +106,10 @@ const RETIRE_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
 
 impl Drop for Retired {
     fn drop(&mut self) {
+        if crate::engine::exit::detached() {
+            // The driver may be torn down at exit: the swapchain leaks.
+            return;
+        }
         // The frame texture is gone; submissions that used it may still hold
         // its image until the device's maintenance lets them go.
         {
