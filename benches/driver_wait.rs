@@ -234,6 +234,41 @@ fn stats(mut v: Vec<f64>) -> (f64, f64) {
     (at(0.5), at(0.99))
 }
 
+/// The floor of a callback that wakes another thread: how late a thread
+/// asleep on a condition variable (what an application waiting for a
+/// spontaneous callback does, as `bench.c`'s `spontaneous` strategy) wakes
+/// after another thread notifies it. No GPU is involved.
+fn handoff(iterations: usize) -> Result<(), String> {
+    use std::sync::{Arc, Condvar, Mutex};
+    let shared = Arc::new((Mutex::new(None::<Instant>), Condvar::new()));
+    let mut late = Vec::with_capacity(iterations);
+    for _ in 0..iterations {
+        let waiter = {
+            let shared = shared.clone();
+            std::thread::spawn(move || {
+                let (lock, cond) = &*shared;
+                let mut signalled = lock.lock().map_err(|_| "poisoned".to_string())?;
+                while signalled.is_none() {
+                    signalled = cond.wait(signalled).map_err(|_| "poisoned".to_string())?;
+                }
+                let woke = Instant::now();
+                Ok::<f64, String>(woke.saturating_duration_since(signalled.take().unwrap_or(woke)).as_secs_f64() * 1e6)
+            })
+        };
+        // Let the waiter fall asleep, as a thread waiting for GPU work has.
+        std::thread::sleep(Duration::from_micros(300));
+        {
+            let (lock, cond) = &*shared;
+            *lock.lock().map_err(|_| "poisoned".to_string())? = Some(Instant::now());
+            cond.notify_one();
+        }
+        late.push(waiter.join().map_err(|_| "the waiting thread panicked".to_string())??);
+    }
+    let (med, p99) = stats(late);
+    println!("{{\"scenario\":\"handoff\",\"how\":\"condvar\",\"median_us\":{med:.2},\"p99_us\":{p99:.2}}}");
+    Ok(())
+}
+
 fn main() {
     let iterations: usize =
         std::env::args().skip_while(|a| a != "--iterations").nth(1).and_then(|s| s.parse().ok()).unwrap_or(2000);
@@ -255,7 +290,7 @@ fn run(gpu: &Gpu, iterations: usize) -> Result<(), String> {
         Some(_) => exportable(&gpu.device).map_err(|e| eprintln!("driver_wait: no sync_fd measurement: {e}")).ok(),
         None => None,
     };
-    let result = measure(gpu, iterations, sems, bin);
+    let result = measure(gpu, iterations, sems, bin).and_then(|()| handoff(iterations));
     // SAFETY: idle device (waited for); objects destroyed once.
     unsafe {
         gpu.device.device_wait_idle().ok();

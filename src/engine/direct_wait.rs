@@ -41,10 +41,18 @@ use crate::objects::device::Device;
 /// earlier by any progress).
 const SLICE_NS: u64 = 1_000_000_000;
 
+/// How long one fence-only sleep lasts (CPU adapters, no wake semaphore):
+/// an event made ready without GPU progress (by another thread, a
+/// cancellation) is seen within this.
+const FENCE_ONLY_SLICE_NS: u64 = 2_000_000;
+
 /// A device's fence and wake semaphore.
 pub(crate) struct FenceWake {
     raw: RawFence,
-    wake: vk::Semaphore,
+    /// `None` on CPU adapters: their drivers emulate timeline semaphores and
+    /// busy-wait on a wait for any of several, so the waiter sleeps on the
+    /// fence alone, in [`FENCE_ONLY_SLICE_NS`] slices.
+    wake: Option<vk::Semaphore>,
     /// The value the wake semaphore was last signalled to. Signals are made
     /// under this lock, so values only grow.
     count: Mutex<u64>,
@@ -56,15 +64,17 @@ impl FenceWake {
     /// The fence waiter of a device, when its driver has native timeline
     /// semaphores (see the module documentation).
     pub(crate) fn new(global: &Global, device_id: DeviceId, cpu_adapter: bool) -> Option<FenceWake> {
-        let enabled = match std::env::var("WGPU_SHIM_FENCE_WAIT").as_deref() {
+        // `1`: the fence and the wake semaphore everywhere; `0`: no direct
+        // waits; unset: both on GPUs, the fence alone on CPU adapters.
+        let with_wake = match std::env::var("WGPU_SHIM_FENCE_WAIT").as_deref() {
             Ok("1") | Ok("on") => true,
-            Ok("0") | Ok("off") => false,
+            Ok("0") | Ok("off") => return None,
             _ => !cpu_adapter,
         };
-        if !enabled {
-            return None;
-        }
         let raw = RawFence::new(global, device_id)?;
+        if !with_wake {
+            return Some(FenceWake { raw, wake: None, count: Mutex::new(0), count_hint: AtomicU64::new(0) });
+        }
         let mut type_info = vk::SemaphoreTypeCreateInfo::default().semaphore_type(vk::SemaphoreType::TIMELINE);
         let info = vk::SemaphoreCreateInfo::default().push_next(&mut type_info);
         // SAFETY: a valid create info for a live device; the semaphore is
@@ -76,7 +86,7 @@ impl FenceWake {
                 return None;
             }
         };
-        Some(FenceWake { raw, wake, count: Mutex::new(0), count_hint: AtomicU64::new(0) })
+        Some(FenceWake { raw, wake: Some(wake), count: Mutex::new(0), count_hint: AtomicU64::new(0) })
     }
 
     /// The wake count now; a sleep started with it ends at the next signal.
@@ -93,7 +103,10 @@ impl FenceWake {
         let mut count = self.count.lock();
         *count += 1;
         self.count_hint.store(*count, Ordering::Release);
-        let info = vk::SemaphoreSignalInfo::default().semaphore(self.wake).value(*count);
+        // Without a wake semaphore, a spinning waiter sees the count and a
+        // sleeping one rescans at the end of its slice.
+        let Some(wake) = self.wake else { return };
+        let info = vk::SemaphoreSignalInfo::default().semaphore(wake).value(*count);
         // SAFETY: a live timeline semaphore of this device, signalled to a
         // value above its current one (values only grow under the lock).
         if let Err(err) = unsafe { self.raw.device().signal_semaphore(&info) } {
@@ -104,12 +117,29 @@ impl FenceWake {
     /// Sleeps until the fence passes `seen`, a signal after `token`, or
     /// `timeout_ns`. `false` when the driver reported an error.
     fn sleep(&self, seen: u64, token: u64, timeout_ns: u64) -> bool {
-        let semaphores = [self.raw.fence(), self.wake];
-        let values = [seen + 1, token + 1];
-        let info =
-            vk::SemaphoreWaitInfo::default().flags(vk::SemaphoreWaitFlags::ANY).semaphores(&semaphores).values(&values);
-        // SAFETY: both are live timeline semaphores of this device.
-        match unsafe { self.raw.device().wait_semaphores(&info, timeout_ns) } {
+        let waited = match self.wake {
+            Some(wake) => {
+                let semaphores = [self.raw.fence(), wake];
+                let values = [seen + 1, token + 1];
+                let info = vk::SemaphoreWaitInfo::default()
+                    .flags(vk::SemaphoreWaitFlags::ANY)
+                    .semaphores(&semaphores)
+                    .values(&values);
+                // SAFETY: both are live timeline semaphores of this device.
+                unsafe { self.raw.device().wait_semaphores(&info, timeout_ns) }
+            }
+            None => {
+                if self.count_hint.load(Ordering::Acquire) > token {
+                    return true;
+                }
+                let semaphores = [self.raw.fence()];
+                let values = [seen + 1];
+                let info = vk::SemaphoreWaitInfo::default().semaphores(&semaphores).values(&values);
+                // SAFETY: the device fence, a live timeline semaphore.
+                unsafe { self.raw.device().wait_semaphores(&info, timeout_ns.min(FENCE_ONLY_SLICE_NS)) }
+            }
+        };
+        match waited {
             Ok(()) | Err(vk::Result::TIMEOUT) => true,
             Err(err) => {
                 log::warn!(target: "wgpu_shim", "vkWaitSemaphores failed ({err}); WaitAny waits on a condition variable");
@@ -125,9 +155,10 @@ impl Drop for FenceWake {
             // The driver may be torn down: the semaphore goes with the process.
             return;
         }
+        let Some(wake) = self.wake else { return };
         // SAFETY: nobody waits on or signals the semaphore any more: every
         // sleeper holds the device, which is being dropped.
-        unsafe { self.raw.device().destroy_semaphore(self.wake, None) };
+        unsafe { self.raw.device().destroy_semaphore(wake, None) };
     }
 }
 
@@ -195,11 +226,20 @@ impl DirectSleep for DeviceSleep {
         let spin = &self.device.progress.spin;
         let start = Instant::now();
         let mut fence_moved = false;
-        let spun = Spin::spin(spin.budget_ns(), || {
+        let mut done = || {
             fence_moved = fw.raw.value().map_or(true, |v| v > seen);
             fence_moved || fw.count_hint.load(Ordering::Acquire) > token
-        });
-        let slept = spun || fw.sleep(seen, token, timeout);
+        };
+        let slept = Spin::spin(spin.budget_ns(), &mut done)
+            || match spin.wake_rung() {
+                // Sleep until just before the predicted end, spin it out,
+                // then sleep for the rest if the GPU is not done yet.
+                Some((early, window)) if early < timeout => {
+                    fw.sleep(seen, token, early)
+                        && (done() || Spin::spin(window, &mut done) || fw.sleep(seen, token, timeout - early))
+                }
+                _ => fw.sleep(seen, token, timeout),
+            };
         let now = fw.raw.value();
         if fence_moved || now.is_ok_and(|v| v > seen) {
             spin.note(start.elapsed());

@@ -401,8 +401,19 @@ impl Progress {
                     // short GPU work arrive as soon as WaitAny's would.
                     let start = std::time::Instant::now();
                     let budget = self.spin.budget_ns();
-                    if !Spin::spin(budget, || f.value().map_or(true, |v| v > seen)) {
-                        f.wait(seen + 1);
+                    let moved = || f.value().map_or(true, |v| v > seen);
+                    if !Spin::spin(budget, moved) {
+                        match self.spin.wake_rung() {
+                            // Sleep until just before the predicted end and
+                            // spin it out (`spin.rs`, the wake rung).
+                            Some((early, window)) if early < FENCE_SLICE_NS => {
+                                f.wait_ns(seen + 1, early);
+                                if !moved() && !Spin::spin(window, moved) {
+                                    f.wait_ns(seen + 1, FENCE_SLICE_NS - early);
+                                }
+                            }
+                            _ => f.wait_ns(seen + 1, FENCE_SLICE_NS),
+                        }
                     }
                     self.spin.note(start.elapsed());
                 }
@@ -455,13 +466,13 @@ impl RawFence {
         unsafe { self.device.get_semaphore_counter_value(self.fence) }
     }
 
-    /// Sleeps until the fence reaches `target` (or a slice passes).
-    fn wait(&self, target: u64) {
+    /// Sleeps until the fence reaches `target` or `timeout_ns` passes.
+    fn wait_ns(&self, target: u64, timeout_ns: u64) {
         let semaphores = [self.fence];
         let values = [target];
         let info = vk::SemaphoreWaitInfo::default().semaphores(&semaphores).values(&values);
         // SAFETY: the semaphore is a live timeline semaphore of `device`.
-        match unsafe { self.device.wait_semaphores(&info, FENCE_SLICE_NS) } {
+        match unsafe { self.device.wait_semaphores(&info, timeout_ns) } {
             Ok(()) | Err(vk::Result::TIMEOUT) => {}
             Err(err) => {
                 log::warn!(target: "wgpu_shim", "vkWaitSemaphores failed ({err}); polling instead");

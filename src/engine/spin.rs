@@ -13,6 +13,14 @@
 //!   thread sleeps at once, so a wait for a long job costs no CPU beyond one
 //!   check; a run of short waits brings the spin back.
 //!
+//! The second rung is for long waits of regular length (a frame loop, a
+//! job run again and again): the thread sleeps in the driver until a little
+//! before the recent waits' average (`LEAD_CAPS` caps before), then spins
+//! out the end for at most the lead and one cap ([`Spin::wake_rung`]). The
+//! GPU finishing earlier wakes it from the driver as before; finishing later
+//! costs that spin, then a driver sleep. It costs a few hundred microseconds
+//! of CPU per long wait and turns the driver's wake-up delay into a spin's.
+//!
 //! The cap comes from `WGPU_SHIM_SPIN_US` (microseconds; 0 turns spinning
 //! off), else from `wgpuShimInstanceSetSpinWait` on the device's instance,
 //! else the default: 50 µs on GPUs and 0 on CPU adapters, where the "GPU" is
@@ -21,6 +29,10 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
+
+/// How much earlier than the predicted end of a long wait the thread wakes
+/// from its driver sleep to spin the end out, in caps (the wake rung).
+const LEAD_CAPS: u64 = 4;
 
 /// The default cap on GPUs.
 pub(crate) const DEFAULT_GPU_CAP_NS: u64 = 50_000;
@@ -85,6 +97,23 @@ impl Spin {
         }
     }
 
+    /// The wake rung, for a wait expected to outlast the spin budget: how
+    /// long to sleep in the driver (which wakes the thread earlier if the GPU
+    /// finishes first) and how long to spin after that sleep timed out, so
+    /// that the end of a job as long as the recent ones is seen by a spin,
+    /// not by a driver wake-up. `None` when spinning is off (a cap of 0: CPU
+    /// adapters by default) or the recent waits are short (the budget rung
+    /// covers them) or too short to sleep through part of.
+    pub(crate) fn wake_rung(&self) -> Option<(u64, u64)> {
+        let cap = self.cap_ns();
+        let recent = self.recent_ns.load(Ordering::Relaxed);
+        let lead = LEAD_CAPS * cap;
+        if cap == 0 || recent <= 2 * lead {
+            return None;
+        }
+        Some((recent - lead, lead + cap))
+    }
+
     /// Records how long a wait for the fence took, spin and sleep together.
     pub(crate) fn note(&self, waited: Duration) {
         let ns = u64::try_from(waited.as_nanos()).unwrap_or(u64::MAX);
@@ -139,6 +168,24 @@ mod tests {
             assert!(short < 100);
         }
         assert!(short > 5, "one short wait does not undo a long one");
+    }
+
+    #[test]
+    fn the_wake_rung_follows_long_regular_waits() {
+        if env_cap_ns() != UNSET {
+            return;
+        }
+        let spin = spin(false, UNSET);
+        assert_eq!(spin.wake_rung(), None, "no history: a plain sleep");
+        for _ in 0..64 {
+            spin.note(Duration::from_millis(100));
+        }
+        let (sleep, window) = spin.wake_rung().expect("a long regular wait has a wake rung");
+        let lead = LEAD_CAPS * DEFAULT_GPU_CAP_NS;
+        assert!(sleep < 100_000_000 && sleep + lead >= 99_000_000, "sleeps until just before the end: {sleep}");
+        assert_eq!(window, lead + DEFAULT_GPU_CAP_NS, "then spins at most the lead and one cap");
+        assert_eq!(self::spin(true, UNSET).wake_rung(), None, "CPU adapters do not spin by default");
+        assert_eq!(self::spin(false, 0).wake_rung(), None, "a cap of 0 turns it off");
     }
 
     #[test]

@@ -26,15 +26,22 @@ const CHUNK: usize = 64;
 
 impl Registry {
     /// Delivers the ready `AllowSpontaneous` callbacks. Called with no lock
-    /// held.
+    /// held. One thread at a time: while another delivers (or this thread,
+    /// further up its stack), what is ready now is left to it, and it runs
+    /// it after what it took before, so callbacks keep future order across
+    /// threads.
     pub(crate) fn deliver_spontaneous(&self) {
         let mut inner = self.lock();
-        if !inner.ready_spontaneous.has_live() {
+        if inner.spontaneous_busy || !inner.ready_spontaneous.has_live() {
             return;
         }
-        let list = inner.ready_spontaneous.drain();
-        let mut inner = self.deliver_items(inner, &list, |&(_, key)| key, |_| {});
-        inner.ready_spontaneous.recycle(list);
+        inner.spontaneous_busy = true;
+        while inner.ready_spontaneous.has_live() {
+            let list = inner.ready_spontaneous.drain();
+            inner = self.deliver_items(inner, &list, |&(_, key)| key, |_| {});
+            inner.ready_spontaneous.recycle(list);
+        }
+        inner.spontaneous_busy = false;
     }
 
     /// Delivers the ready `AllowProcessEvents` and `AllowSpontaneous`

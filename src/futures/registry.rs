@@ -135,6 +135,10 @@ pub(super) struct Inner {
     pub(super) ready_process: ReadyList,
     /// Ready spontaneous events, by sequence number.
     pub(super) ready_spontaneous: ReadyList,
+    /// A thread is delivering `ready_spontaneous`: it goes on until the list
+    /// is empty, and others leave what they find to it, so spontaneous
+    /// callbacks run one at a time, in future order (behaviour §8.6).
+    pub(super) spontaneous_busy: bool,
     /// Threads in WaitAny sleeping on a device's fence: every event made
     /// ready by another thread wakes them (see `direct_wait.rs`).
     pub(super) sleepers: Vec<(ThreadKey, Arc<dyn DirectSleep>)>,
@@ -202,6 +206,7 @@ impl Registry {
                 closed: false,
                 ready_process: ReadyList::default(),
                 ready_spontaneous: ReadyList::default(),
+                spontaneous_busy: false,
                 sleepers: Vec::new(),
                 readiness,
                 batches: Vec::new(),
