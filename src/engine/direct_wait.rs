@@ -44,7 +44,7 @@ const SLICE_NS: u64 = 1_000_000_000;
 /// How long one fence-only sleep lasts (CPU adapters, no wake semaphore):
 /// an event made ready without GPU progress (by another thread, a
 /// cancellation) is seen within this.
-const FENCE_ONLY_SLICE_NS: u64 = 2_000_000;
+const FENCE_ONLY_SLICE_NS: u64 = 10_000_000;
 
 /// A device's fence and wake semaphore.
 pub(crate) struct FenceWake {
