@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Compiles the public headers (include/webgpu/webgpu.h, wgpu.h, wgpu_shim.h)
 # as every C and C++ standard they are meant for, with every compiler given,
-# under -Wall -Wextra -Werror -pedantic, and fails on the first diagnostic.
+# under -Wall -Wextra -Werror -pedantic, and fails if any compilation gives a
+# diagnostic (each one is shown).
 #
 #   tools/check_headers.sh [COMPILER...]     (default: gcc clang)
 #
@@ -13,6 +14,19 @@
 # standard's final name gets its draft name (gcc 12 and clang 14: c2x for C23;
 # clang 14: c++2b for C++23); the output says which spelling each used.
 set -uo pipefail
+
+for arg in "$@"; do
+  case "$arg" in
+    -h | --help)
+      sed -n '2,/^set -uo/{/^set -uo/d;s/^# \{0,1\}//;p}' "${BASH_SOURCE[0]}"
+      exit 0
+      ;;
+    -*)
+      echo "check_headers.sh: unknown option $arg (the arguments are C compilers: gcc, clang, ...)" >&2
+      exit 2
+      ;;
+  esac
+done
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 inc="$root/include"
@@ -72,13 +86,17 @@ failed=0
 checked=0
 for cc in "${compilers[@]}"; do
   cxx="$(cxx_of "$cc")"
+  missing=0
   for driver in "$cc" "$cxx"; do
     if ! command -v "$driver" >/dev/null 2>&1; then
       echo "FAIL $driver: not found"
-      failed=1
-      continue
+      missing=1
     fi
   done
+  if [ "$missing" -eq 1 ]; then
+    failed=1
+    continue
+  fi
   printf '%s: %s\n' "$cc" "$("$cc" --version | head -n 1)"
   for std in c99 c11 c17 "c23 c2x" c++11 c++14 c++17 c++20 "c++23 c++2b"; do
     case "$std" in
