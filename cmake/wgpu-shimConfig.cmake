@@ -1,15 +1,15 @@
-# CMake package for wgpu-shim, used straight from the source tree.
+# CMake package for wgpu-shim: installed (scripts/install.sh puts it in
+# <libdir>/cmake/wgpu-shim) or straight from the source tree.
 #
-# After `cargo build --release` in the repository:
-#
-#   find_package(wgpu-shim REQUIRED PATHS /path/to/wgpu-shim/cmake)
-#   # or: cmake -Dwgpu-shim_DIR=/path/to/wgpu-shim/cmake ...
+#   find_package(wgpu-shim REQUIRED)    # with -DCMAKE_PREFIX_PATH=<prefix> when it is not a system prefix
+#   # or, from the source tree after `cargo build --release`:
+#   find_package(wgpu-shim REQUIRED PATHS /path/to/wgpu-shim/cmake)   # or -Dwgpu-shim_DIR=...
 #   target_link_libraries(app PRIVATE wgpu_shim::wgpu_shim)         # libwgpu_shim.so
 #   target_link_libraries(app PRIVATE wgpu_shim::wgpu_shim_static)  # libwgpu_shim.a
 #
 # Imported targets (each defined when its library file exists):
-#   wgpu_shim::wgpu_shim         the shared library; executables get its folder in
-#                                their build RPATH.
+#   wgpu_shim::wgpu_shim         the shared library (SONAME libwgpu_shim.so.0);
+#                                executables get its folder in their build RPATH.
 #   wgpu_shim::wgpu_shim_static  the static library, with the system libraries
 #                                the Rust standard library needs.
 # Both carry the include folder: #include <webgpu/webgpu.h>, <webgpu/wgpu.h>,
@@ -19,7 +19,9 @@
 # static) needs only libwgpu_shim.a). Without components, the shared library
 # is required.
 #
-# Cache variables:
+# Installed, the package finds its files relative to its own folder (the
+# layout scripts/install.sh wrote into wgpu-shimInstall.cmake beside it). From
+# the source tree, two cache variables say where they are:
 #   WGPU_SHIM_LIB_DIR      where the libraries are (default: <repo>/target/release,
 #                          or $CARGO_TARGET_DIR/release when that is absolute).
 #   WGPU_SHIM_INCLUDE_DIR  the folder that holds webgpu/webgpu.h (default: <repo>/include).
@@ -30,19 +32,44 @@
 cmake_policy(PUSH)
 cmake_policy(VERSION 3.16...3.31)
 
-get_filename_component(_wgpu_shim_root "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
-
-if(DEFINED ENV{CARGO_TARGET_DIR} AND IS_ABSOLUTE "$ENV{CARGO_TARGET_DIR}")
-  set(_wgpu_shim_default_lib_dir "$ENV{CARGO_TARGET_DIR}/release")
+set(_wgpu_shim_soname "")
+if(EXISTS "${CMAKE_CURRENT_LIST_DIR}/wgpu-shimInstall.cmake")
+  # Installed: everything relative to this folder.
+  include("${CMAKE_CURRENT_LIST_DIR}/wgpu-shimInstall.cmake")
+  get_filename_component(WGPU_SHIM_LIB_DIR "${CMAKE_CURRENT_LIST_DIR}/${_wgpu_shim_installed_lib_dir}" ABSOLUTE)
+  get_filename_component(WGPU_SHIM_INCLUDE_DIR "${CMAKE_CURRENT_LIST_DIR}/${_wgpu_shim_installed_include_dir}" ABSOLUTE)
+  set(WGPU_SHIM_LIBRARY "${WGPU_SHIM_LIB_DIR}/${_wgpu_shim_installed_library}")
+  set(_wgpu_shim_soname "${_wgpu_shim_installed_soname}")
+  set(_wgpu_shim_hint "reinstall wgpu-shim (scripts/install.sh)")
+  unset(_wgpu_shim_installed_version)
+  unset(_wgpu_shim_installed_soname)
+  unset(_wgpu_shim_installed_library)
+  unset(_wgpu_shim_installed_lib_dir)
+  unset(_wgpu_shim_installed_include_dir)
 else()
-  set(_wgpu_shim_default_lib_dir "${_wgpu_shim_root}/target/release")
+  # The source tree: cargo's output folder.
+  get_filename_component(_wgpu_shim_root "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
+  if(DEFINED ENV{CARGO_TARGET_DIR} AND IS_ABSOLUTE "$ENV{CARGO_TARGET_DIR}")
+    set(_wgpu_shim_default_lib_dir "$ENV{CARGO_TARGET_DIR}/release")
+  else()
+    set(_wgpu_shim_default_lib_dir "${_wgpu_shim_root}/target/release")
+  endif()
+  set(WGPU_SHIM_LIB_DIR "${_wgpu_shim_default_lib_dir}" CACHE PATH
+      "Folder with libwgpu_shim.so and libwgpu_shim.a (cargo's target/release)")
+  set(WGPU_SHIM_INCLUDE_DIR "${_wgpu_shim_root}/include" CACHE PATH
+      "Folder with webgpu/webgpu.h for wgpu-shim")
+  set(WGPU_SHIM_LIBRARY "${WGPU_SHIM_LIB_DIR}/${CMAKE_SHARED_LIBRARY_PREFIX}wgpu_shim${CMAKE_SHARED_LIBRARY_SUFFIX}")
+  # build.rs gives the Linux library the SONAME libwgpu_shim.so.<major> and
+  # puts a link of that name beside it; a library without one (another
+  # system, or an older build) is linked by -L/-l instead (below).
+  file(GLOB _wgpu_shim_soname LIST_DIRECTORIES FALSE "${WGPU_SHIM_LIB_DIR}/libwgpu_shim.so.[0-9]*")
+  if(_wgpu_shim_soname)
+    list(GET _wgpu_shim_soname 0 _wgpu_shim_soname)
+    get_filename_component(_wgpu_shim_soname "${_wgpu_shim_soname}" NAME)
+  endif()
+  set(_wgpu_shim_hint "run `cargo build --release` in ${_wgpu_shim_root} (or set WGPU_SHIM_LIB_DIR to the folder with the libraries)")
 endif()
-set(WGPU_SHIM_LIB_DIR "${_wgpu_shim_default_lib_dir}" CACHE PATH
-    "Folder with libwgpu_shim.so and libwgpu_shim.a (cargo's target/release)")
-set(WGPU_SHIM_INCLUDE_DIR "${_wgpu_shim_root}/include" CACHE PATH
-    "Folder with webgpu/webgpu.h for wgpu-shim")
 
-set(WGPU_SHIM_LIBRARY "${WGPU_SHIM_LIB_DIR}/${CMAKE_SHARED_LIBRARY_PREFIX}wgpu_shim${CMAKE_SHARED_LIBRARY_SUFFIX}")
 set(WGPU_SHIM_STATIC_LIBRARY "${WGPU_SHIM_LIB_DIR}/${CMAKE_STATIC_LIBRARY_PREFIX}wgpu_shim${CMAKE_STATIC_LIBRARY_SUFFIX}")
 
 set(wgpu-shim_shared_FOUND FALSE)
@@ -80,8 +107,7 @@ foreach(_wgpu_shim_c IN LISTS _wgpu_shim_needed)
 endforeach()
 if(NOT _wgpu_shim_error AND _wgpu_shim_missing)
   list(JOIN _wgpu_shim_missing " and " _wgpu_shim_missing)
-  set(_wgpu_shim_error "missing ${_wgpu_shim_missing}: run `cargo build --release` in "
-                       "${_wgpu_shim_root} (or set WGPU_SHIM_LIB_DIR to the folder with the libraries)")
+  set(_wgpu_shim_error "missing ${_wgpu_shim_missing}: ${_wgpu_shim_hint}")
 endif()
 if(NOT _wgpu_shim_error AND NOT EXISTS "${WGPU_SHIM_INCLUDE_DIR}/webgpu/webgpu.h")
   set(_wgpu_shim_error "missing ${WGPU_SHIM_INCLUDE_DIR}/webgpu/webgpu.h (set WGPU_SHIM_INCLUDE_DIR)")
@@ -111,10 +137,14 @@ if(wgpu-shim_FOUND)
     set_target_properties(wgpu_shim::wgpu_shim PROPERTIES
       IMPORTED_LOCATION "${WGPU_SHIM_LIBRARY}"
       INTERFACE_INCLUDE_DIRECTORIES "${WGPU_SHIM_INCLUDE_DIR}")
-    if(CMAKE_SYSTEM_NAME STREQUAL "Linux")
-      # A cargo cdylib has no DT_SONAME unless the build adds one; linking such a
-      # library by its path records that path in the executable. Link it as
-      # -L<dir> -lwgpu_shim instead (CMake adds <dir> to the build RPATH).
+    if(_wgpu_shim_soname)
+      # Linked by its path, the executable records the SONAME (DT_NEEDED
+      # libwgpu_shim.so.0), found in the build RPATH at run time.
+      set_target_properties(wgpu_shim::wgpu_shim PROPERTIES IMPORTED_SONAME "${_wgpu_shim_soname}")
+    elseif(CMAKE_SYSTEM_NAME STREQUAL "Linux")
+      # A library without DT_SONAME, linked by its path, would have that path
+      # recorded in the executable. Link it as -L<dir> -lwgpu_shim instead
+      # (CMake adds <dir> to the build RPATH).
       set_target_properties(wgpu_shim::wgpu_shim PROPERTIES IMPORTED_NO_SONAME TRUE)
     endif()
   endif()
@@ -148,4 +178,6 @@ unset(_wgpu_shim_error)
 unset(_wgpu_shim_static_deps)
 unset(_wgpu_shim_default_lib_dir)
 unset(_wgpu_shim_root)
+unset(_wgpu_shim_soname)
+unset(_wgpu_shim_hint)
 cmake_policy(POP)

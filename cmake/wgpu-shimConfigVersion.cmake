@@ -1,4 +1,5 @@
-# Version of the wgpu-shim CMake package: the [package] version in Cargo.toml.
+# Version of the wgpu-shim CMake package: the [package] version in Cargo.toml
+# (from the source tree) or the one scripts/install.sh recorded (installed).
 #
 # Compatibility follows Cargo's rules: the found version must be at least the
 # requested one, with the same major version (the same minor version while the
@@ -7,7 +8,17 @@
 
 set(PACKAGE_VERSION "0.0.0")
 get_filename_component(_wgpu_shim_cargo_toml "${CMAKE_CURRENT_LIST_DIR}/../Cargo.toml" ABSOLUTE)
-if(EXISTS "${_wgpu_shim_cargo_toml}")
+if(EXISTS "${CMAKE_CURRENT_LIST_DIR}/wgpu-shimInstall.cmake")
+  # Installed (scripts/install.sh wrote the version there), for x86_64 only:
+  # a 32-bit project cannot use it.
+  include("${CMAKE_CURRENT_LIST_DIR}/wgpu-shimInstall.cmake")
+  set(PACKAGE_VERSION "${_wgpu_shim_installed_version}")
+  if(DEFINED CMAKE_SIZEOF_VOID_P AND NOT CMAKE_SIZEOF_VOID_P EQUAL 8)
+    set(PACKAGE_VERSION "${PACKAGE_VERSION} (64-bit)")
+    set(PACKAGE_VERSION_UNSUITABLE TRUE)
+    return()
+  endif()
+elseif(EXISTS "${_wgpu_shim_cargo_toml}")
   file(STRINGS "${_wgpu_shim_cargo_toml}" _wgpu_shim_lines REGEX "^[ \t]*(\\[|version[ \t]*=)")
   set(_wgpu_shim_in_package FALSE)
   foreach(_wgpu_shim_line IN LISTS _wgpu_shim_lines)
@@ -50,6 +61,11 @@ else()
 endif()
 
 unset(_wgpu_shim_cargo_toml)
+unset(_wgpu_shim_installed_version)
+unset(_wgpu_shim_installed_soname)
+unset(_wgpu_shim_installed_library)
+unset(_wgpu_shim_installed_lib_dir)
+unset(_wgpu_shim_installed_include_dir)
 unset(_wgpu_shim_lines)
 unset(_wgpu_shim_line)
 unset(_wgpu_shim_in_package)

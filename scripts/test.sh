@@ -15,6 +15,17 @@
 #   demo        examples/ built through the CMake package (wgpu_shim::wgpu_shim) and run
 #   demo-static the same against wgpu_shim::wgpu_shim_static, and run
 #   bench-smoke benches/smoke.sh: the benchmark program's smoke pass
+#   headers     tools/check_headers.sh: the public headers under C99..C23 and
+#               C++11..C++23, -Wall -Wextra -Werror -pedantic, gcc and clang
+#   install     scripts/install.sh into a temporary prefix (and with DESTDIR),
+#               then packaging/consumer/run.sh: C with pkg-config (shared and
+#               static) and C++ with find_package, built outside the repository
+#   archive     scripts/package.sh, the archive unpacked elsewhere, and the same
+#               consumers built against it
+#   wheel       scripts/wheel.sh (hatchling + auditwheel), the wheel installed
+#               into a fresh venv with wgpu==0.32.0, and a compute and a render
+#               round trip through wgpu-py (packaging/python/tests/test_wheel.py;
+#               needs PyPI)
 #
 # The GPU steps run on lavapipe unless WGPU_SHIM_ICD / VK_ICD_FILENAMES say
 # otherwise (scripts/env.sh).
@@ -150,6 +161,73 @@ consumer() {
   run "$dir/compute"
 }
 
+# The temporary folders of the packaging steps (install, archive, wheel).
+pkg_tmp="$(mktemp -d "${TMPDIR:-/tmp}/wgpu-shim-test.XXXXXX")" || exit 1
+trap 'rm -rf "$pkg_tmp"' EXIT
+
+# shellcheck disable=SC2317 # called through step "$@"
+install_check() {
+  local stage="$pkg_tmp/stage" prefix="$pkg_tmp/prefix" want got
+  # Staged (DESTDIR) for /usr: the files land under the stage, named for /usr.
+  run env DESTDIR="$stage" scripts/install.sh --prefix /usr --no-build >/dev/null || return 1
+  want="include/webgpu/webgpu.h include/webgpu/wgpu.h include/webgpu/wgpu_shim.h lib/cmake/wgpu-shim/wgpu-shimConfig.cmake"
+  want+=" lib/cmake/wgpu-shim/wgpu-shimConfigVersion.cmake lib/cmake/wgpu-shim/wgpu-shimInstall.cmake lib/libwgpu_shim.a"
+  want+=" lib/libwgpu_shim.so lib/libwgpu_shim.so.0 lib/libwgpu_shim.so.$(crate_version) lib/pkgconfig/wgpu-shim.pc"
+  got="$(cd "$stage/usr" && find . \( -type f -o -type l \) | sed 's|^\./||' | LC_ALL=C sort | xargs)"
+  if [ "$got" != "$want" ]; then
+    printf 'DESTDIR install: got\n  %s\nwanted\n  %s\n' "$got" "$want" >&2
+    return 1
+  fi
+  grep -qx 'prefix=/usr' "$stage/usr/lib/pkgconfig/wgpu-shim.pc" || {
+    echo "the staged wgpu-shim.pc does not name prefix=/usr" >&2
+    return 1
+  }
+  [ "$(readlink "$stage/usr/lib/libwgpu_shim.so")" = libwgpu_shim.so.0 ] &&
+    [ "$(readlink "$stage/usr/lib/libwgpu_shim.so.0")" = "libwgpu_shim.so.$(crate_version)" ] &&
+    readelf -d "$stage/usr/lib/libwgpu_shim.so.0" | grep -q 'SONAME.*\[libwgpu_shim\.so\.0\]' || {
+    echo "the staged links or the SONAME are wrong:" >&2
+    ls -l "$stage/usr/lib" >&2
+    return 1
+  }
+  echo "DESTDIR install: the $(wc -w <<<"$want") files, links and SONAME are right"
+  run scripts/install.sh --prefix "$prefix" --no-build >/dev/null &&
+    run packaging/consumer/run.sh "$prefix"
+}
+
+# shellcheck disable=SC2317 # called through step "$@"
+archive_check() {
+  local unpacked="$pkg_tmp/unpacked" name
+  name="wgpu-shim-$(crate_version)-linux-$(uname -m)"
+  run scripts/package.sh --no-build --out "$pkg_tmp/dist" | grep -E '^(archive|[0-9a-f]{64}) ' || return 1
+  mkdir -p "$unpacked" &&
+    run tar -xzf "$pkg_tmp/dist/$name.tar.gz" -C "$unpacked" || return 1
+  local f
+  for f in README.md INSTALL.md CHANGELOG.md; do
+    [ -f "$unpacked/$name/$f" ] || {
+      echo "the archive lacks $f" >&2
+      return 1
+    }
+  done
+  run packaging/consumer/run.sh "$unpacked/$name"
+}
+
+# shellcheck disable=SC2317 # called through step "$@"
+wheel_check() {
+  local venv="$pkg_tmp/wheel-venv" wheel
+  run scripts/wheel.sh --no-build --out "$pkg_tmp/dist" || return 1
+  wheel="$(ls "$pkg_tmp"/dist/wgpu_shim-*.whl)"
+  run python3 -m venv "$venv" &&
+    run "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "$wheel" wgpu==0.32.0 || return 1
+  # From a folder outside the repository, so that only the installed wgpu_shim imports.
+  (cd "$pkg_tmp" && run env -u WGPU_LIB_PATH "$venv/bin/python" \
+    "$WGPU_SHIM_ROOT/packaging/python/tests/test_wheel.py" "$WGPU_SHIM_ROOT/ffi-tests/bindings")
+}
+
+# crate_version: Cargo.toml's version, as the header states it.
+crate_version() {
+  sed -n 's/^#define WGPU_SHIM_VERSION_STRING "\(.*\)"$/\1/p' include/webgpu/wgpu_shim.h
+}
+
 section "environment"
 echo "repository:        $WGPU_SHIM_ROOT"
 echo "libraries:         $WGPU_SHIM_LIB_DIR"
@@ -170,6 +248,9 @@ fi
 
 step native-generator "wgpu.h mirror is up to date (gen_wgpu_native.py --check)" native_generator_check
 
+step headers "headers under every C and C++ standard, gcc and clang (tools/check_headers.sh)" \
+  tools/check_headers.sh gcc clang
+
 step clippy "cargo clippy --release --all-targets -- -D warnings" \
   cargo clippy --release --all-targets -- -D warnings
 
@@ -185,8 +266,11 @@ if [ "$library_built" -eq 1 ]; then
     consumer build/examples-static ON
   step bench-smoke "benchmarks, smoke pass (benches/smoke.sh: every scenario, tiny counts, verified)" \
     benches/smoke.sh
+  step install "scripts/install.sh into a prefix; C (pkg-config) and C++ (find_package) consumers" install_check
+  step archive "scripts/package.sh; the consumers against the unpacked archive" archive_check
+  step wheel "scripts/wheel.sh; compute and render through wgpu-py from the wheel in a fresh venv" wheel_check
 else
-  for name in ffi-tests demo demo-static bench-smoke; do
+  for name in ffi-tests demo demo-static bench-smoke install archive wheel; do
     skip "$name" "cargo build --release failed"
   done
 fi

@@ -223,7 +223,27 @@ unset WGPU_SHIM_COMPAT
 
 cflags=(-std=gnu99 -O2 -Wall -Wextra -Wpedantic -I "$out/inc" -I "$out/inc/webgpu-headers"
   -I "$src/framework")
-ldflags=(-L "${lib_dir[lib]}" -lwgpu_native -lm -ldl)
+# The examples are linked as against wgpu-native, whose library has no
+# SONAME: they record libwgpu_native.so and load LIB under that name. A LIB
+# with another SONAME (wgpu-shim's is libwgpu_shim.so.0) is linked through a
+# copy whose SONAME patchelf sets to libwgpu_native.so. Without patchelf the
+# examples are linked against LIB itself; they then record LIB's SONAME and
+# load it under that name (libdir put a link of that name beside it).
+link_dir="${lib_dir[lib]}"
+lib_soname="$(readelf -d "$lib" 2>/dev/null | sed -n 's/.*(SONAME).*\[\(.*\)\].*/\1/p')"
+if [ -n "$lib_soname" ] && [ "$lib_soname" != libwgpu_native.so ]; then
+  if command -v patchelf >/dev/null 2>&1; then
+    link_dir="$out/libs/link"
+    mkdir -p "$link_dir"
+    cp "$lib" "$link_dir/libwgpu_native.so"
+    patchelf --set-soname libwgpu_native.so "$link_dir/libwgpu_native.so" ||
+      die "patchelf --set-soname failed on a copy of $lib"
+    echo "linking:         against a copy of LIB with SONAME libwgpu_native.so (LIB's is $lib_soname)"
+  else
+    echo "linking:         against LIB (SONAME $lib_soname; no patchelf): the examples load it as $lib_soname"
+  fi
+fi
+ldflags=(-L "$link_dir" -lwgpu_native -lm -ldl)
 
 # build NAME [EXTRA CC ARGS...]: compiles NAME/main.c with the framework into
 # $out/build/NAME; the compiler's output goes to $out/build/NAME.log.

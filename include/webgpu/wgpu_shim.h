@@ -11,6 +11,13 @@
 #define WGPU_SHIM_H_
 
 #include "webgpu.h"
+
+/* The version of wgpu-shim this header belongs to (Cargo.toml). */
+#define WGPU_SHIM_VERSION_MAJOR 0
+#define WGPU_SHIM_VERSION_MINOR 1
+#define WGPU_SHIM_VERSION_PATCH 0
+#define WGPU_SHIM_VERSION_STRING "0.1.0"
+
 #if defined(__unix__) || defined(__APPLE__)
 #define WGPU_SHIM_UNIX 1
 #endif

@@ -252,6 +252,27 @@ mod tests {
         }
     }
 
+    /// The version macros of the committed header are Cargo.toml's version
+    /// (build.rs writes them from it; this names the drift plainly).
+    #[test]
+    fn header_version_is_cargo_version() {
+        let header = include_str!("../../include/webgpu/wgpu_shim.h");
+        for (name, value) in [
+            ("MAJOR", env!("CARGO_PKG_VERSION_MAJOR")),
+            ("MINOR", env!("CARGO_PKG_VERSION_MINOR")),
+            ("PATCH", env!("CARGO_PKG_VERSION_PATCH")),
+            ("STRING", concat!("\"", env!("CARGO_PKG_VERSION"), "\"")),
+        ] {
+            let line = format!("#define WGPU_SHIM_VERSION_{name} {value}\n");
+            assert!(
+                header.contains(&line),
+                "include/webgpu/wgpu_shim.h lacks `{}` (Cargo.toml's version): run \
+                 `WGPU_SHIM_UPDATE_HEADERS=1 cargo build --release`",
+                line.trim_end()
+            );
+        }
+    }
+
     #[test]
     fn committed_header_is_current() {
         let generated = include_str!(concat!(env!("OUT_DIR"), "/wgpu_shim.h"));

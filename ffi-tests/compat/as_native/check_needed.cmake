@@ -1,0 +1,37 @@
+# cmake -DPROGRAM=... -DLIBRARY=... -P check_needed.cmake
+#
+# Fails unless PROGRAM (compat.program_built_for_wgpu_native) records
+# DT_NEEDED libwgpu_native.so and no libwgpu_shim name, and the dynamic
+# loader resolves libwgpu_native.so to LIBRARY (through the symbolic link in
+# its RUNPATH folder), as for a program built against wgpu-native.
+find_program(READELF readelf REQUIRED)
+execute_process(COMMAND "${READELF}" -d "${PROGRAM}" OUTPUT_VARIABLE dynamic RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "readelf -d ${PROGRAM} failed")
+endif()
+if(NOT dynamic MATCHES "\\(NEEDED\\)[^\n]*\\[libwgpu_native\\.so\\]")
+  message(FATAL_ERROR "${PROGRAM} does not depend on libwgpu_native.so:\n${dynamic}")
+endif()
+if(dynamic MATCHES "libwgpu_shim")
+  message(FATAL_ERROR "${PROGRAM} names libwgpu_shim:\n${dynamic}")
+endif()
+if(NOT dynamic MATCHES "\\((RUNPATH|RPATH)\\)[^\n]*\\[([^]\n]*)\\]")
+  message(FATAL_ERROR "${PROGRAM} has no RUNPATH:\n${dynamic}")
+endif()
+string(REPLACE ":" ";" runpath "${CMAKE_MATCH_2}")
+set(loaded "")
+foreach(dir IN LISTS runpath)
+  if(EXISTS "${dir}/libwgpu_native.so")
+    set(loaded "${dir}/libwgpu_native.so")
+    break()
+  endif()
+endforeach()
+if(NOT loaded)
+  message(FATAL_ERROR "no libwgpu_native.so in ${PROGRAM}'s RUNPATH ${CMAKE_MATCH_2}")
+endif()
+file(REAL_PATH "${loaded}" loaded_real)
+file(REAL_PATH "${LIBRARY}" library_real)
+if(NOT loaded_real STREQUAL library_real)
+  message(FATAL_ERROR "${loaded} is ${loaded_real}, not the library under test ${library_real}")
+endif()
+message(STATUS "${PROGRAM}: NEEDED libwgpu_native.so, found as ${loaded} -> ${library_real}")
