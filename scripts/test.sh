@@ -115,7 +115,10 @@ ffi_tests() {
     echo "ffi-tests/CMakeLists.txt is missing" >&2
     return 1
   }
-  run cmake -S ffi-tests -B build/ffi-tests -DWGPU_SHIM_LIB_DIR="$WGPU_SHIM_LIB_DIR" &&
+  # The driver env.sh chose (empty: the Vulkan loader's default), not the
+  # CMake cache's lavapipe default.
+  run cmake -S ffi-tests -B build/ffi-tests -DWGPU_SHIM_LIB_DIR="$WGPU_SHIM_LIB_DIR" \
+    -DWGPU_SHIM_TEST_ICD="${VK_ICD_FILENAMES:-}" &&
     run cmake --build build/ffi-tests -j "$jobs" &&
     run ctest --test-dir build/ffi-tests --output-on-failure --no-tests=error -j2 &&
     # The futures, mapping and event-loop tests again with WaitAny sleeping
