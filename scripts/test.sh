@@ -8,13 +8,21 @@
 #   fmt         cargo fmt --check
 #   generator   python3 tools/gen_webgpu.py --check   (only when ../shared/spec/webgpu.yml exists)
 #   native-generator  python3 tools/gen_wgpu_native.py --check
+#   docs        python3 tools/check_docs.py: links and anchors in README.md,
+#               *.md and docs/*.md resolve; every environment variable the
+#               code reads is in README.md's table (and --self-test: the
+#               checks catch a broken link, anchor and variable)
 #   clippy      cargo clippy --release --all-targets -- -D warnings
 #   build       cargo build --release
 #   unit        cargo test --release
-#   ffi-tests   CMake + CTest of ffi-tests/ in build/ffi-tests
+#   ffi-tests   CMake + CTest of ffi-tests/ in build/ffi-tests, then the
+#               futures, mapping and event-loop tests again with
+#               WGPU_SHIM_FENCE_WAIT=1
 #   demo        examples/ built through the CMake package (wgpu_shim::wgpu_shim) and run
 #   demo-static the same against wgpu_shim::wgpu_shim_static, and run
-#   bench-smoke benches/smoke.sh: the benchmark program's smoke pass
+#   bench-smoke benches/smoke.sh: the benchmark program's smoke pass (it
+#               downloads wgpu-native from PyPI the first time; without
+#               network it runs wgpu-shim alone)
 #
 # The GPU steps run on lavapipe unless WGPU_SHIM_ICD / VK_ICD_FILENAMES say
 # otherwise (scripts/env.sh).
@@ -110,6 +118,11 @@ native_generator_check() {
 }
 
 # shellcheck disable=SC2317 # called through step "$@"
+docs_check() {
+  run python3 tools/check_docs.py --self-test >/dev/null && run python3 tools/check_docs.py
+}
+
+# shellcheck disable=SC2317 # called through step "$@"
 ffi_tests() {
   [ -f ffi-tests/CMakeLists.txt ] || {
     echo "ffi-tests/CMakeLists.txt is missing" >&2
@@ -172,6 +185,8 @@ else
 fi
 
 step native-generator "wgpu.h mirror is up to date (gen_wgpu_native.py --check)" native_generator_check
+
+step docs "documentation links and environment variables (tools/check_docs.py)" docs_check
 
 step clippy "cargo clippy --release --all-targets -- -D warnings" \
   cargo clippy --release --all-targets -- -D warnings
