@@ -9,9 +9,9 @@
 #   generator   python3 tools/gen_webgpu.py --check   (only when ../shared/spec/webgpu.yml exists)
 #   native-generator  python3 tools/gen_wgpu_native.py --check
 #   docs        python3 tools/check_docs.py: links and anchors in README.md,
-#               *.md and docs/*.md resolve; every environment variable the
-#               code reads is in README.md's table (and --self-test: the
-#               checks catch a broken link, anchor and variable)
+#               *.md and docs/*.md resolve, the tests they name exist, and
+#               every environment variable the code reads is in README.md's
+#               table (and --self-test: the checks catch each kind of fault)
 #   clippy      cargo clippy --release --all-targets -- -D warnings
 #   build       cargo build --release
 #   unit        cargo test --release
@@ -24,8 +24,8 @@
 #               downloads wgpu-native from PyPI the first time; without
 #               network it runs wgpu-shim alone)
 #
-# The GPU steps run on lavapipe unless WGPU_SHIM_ICD / VK_ICD_FILENAMES say
-# otherwise (scripts/env.sh).
+# The GPU steps run on lavapipe unless WGPU_SHIM_ICD / VK_ICD_FILENAMES /
+# VK_DRIVER_FILES say otherwise (scripts/env.sh).
 set -uo pipefail
 
 # shellcheck source=scripts/env.sh

@@ -14,6 +14,10 @@
    `os.getenv("X")` in the Python of benches/, tools/ and examples/; and
    `getenv("X")` in the C of examples/ and benches/. Variables that belong to
    the system rather than to this project (IGNORED) are left out.
+3. Every test the pages name exists: a C test `group.rule` (in backticks,
+   `group` a folder of ffi-tests/) is a file ffi-tests/group/rule.c or .cpp
+   or an `add_test(NAME ...)` of a CMakeLists.txt there; a Rust test
+   `...tests::name` is a `fn name` in src/.
 
     python3 tools/check_docs.py [--root DIR]
     python3 tools/check_docs.py --self-test
@@ -191,8 +195,35 @@ def check_variables(root):
             for name, where in sorted(variables_read(root).items()) if name not in documented]
 
 
+def check_tests(root):
+    tests_dir = root / "ffi-tests"
+    if not tests_dir.is_dir():
+        return []
+    groups = sorted(p.name for p in tests_dir.iterdir() if p.is_dir())
+    names = {f"{f.parent.name}.{f.stem}" for ext in ("*.c", "*.cpp") for f in tests_dir.glob(f"*/{ext}")}
+    for cmake in tests_dir.rglob("CMakeLists.txt"):
+        names.update(re.findall(r'add_test\(NAME\s+"?([A-Za-z0-9_.]+)', cmake.read_text(encoding="utf-8")))
+    rust = "\n".join(p.read_text(encoding="utf-8") for p in (root / "src").rglob("*.rs"))
+    c_test = re.compile(r"`((?:%s)\.[A-Za-z0-9_]+)`" % "|".join(map(re.escape, groups))) if groups else None
+    rust_test = re.compile(r"`(?:[A-Za-z_][A-Za-z0-9_]*::)*tests::([a-z_0-9]+)`")
+    problems = []
+    for page in doc_files(root):
+        for lineno, line in enumerate(page.read_text(encoding="utf-8").split("\n"), 1):
+            where = f"{page.relative_to(root)}:{lineno}"
+            for m in c_test.finditer(line) if c_test else ():
+                name = m.group(1)
+                if name.rsplit(".", 1)[1] in ("rs", "c", "h", "md", "py", "txt", "sh"):
+                    continue  # a file name, not a test
+                if name not in names:
+                    problems.append(f"{where}: names the C test {name}, which does not exist")
+            for m in rust_test.finditer(line):
+                if not re.search(r"\bfn %s\b" % re.escape(m.group(1)), rust):
+                    problems.append(f"{where}: names the unit test {m.group(0)}, which does not exist")
+    return problems
+
+
 def check(root):
-    return check_links(root) + check_variables(root)
+    return check_links(root) + check_variables(root) + check_tests(root)
 
 
 def self_test():
@@ -206,12 +237,15 @@ def self_test():
         "broken anchor": ({"docs/G.md": "# Guide\n\n## A, b: `c`\n\n[back](../README.md#nothing-here)\n"},
                           "no heading with anchor #nothing-here"),
         "missing variable": ({"scripts/x.sh": 'echo "${T_ONE:-}${T_THREE:-1}"\n'}, "reads T_THREE"),
+        "missing test": ({"docs/G.md": "# Guide\n\n## A, b: `c`\n\nTests: `grp.there`, `grp.gone`.\n"},
+                         "names the C test grp.gone"),
     }
     base = {
         "README.md": good_readme,
         "docs/G.md": "# Guide\n\n## A, b: `c`\n\n[back](../README.md#environment-variables)\n",
         "src/lib.rs": 'fn f() { let _ = std::env::var("T_TWO"); }\n',
         "scripts/x.sh": 'echo "${T_ONE:-}"\n',
+        "ffi-tests/grp/there.c": "int main(void) { return 0; }\n",
     }
     failures = 0
     for name, (changes, expected) in trees.items():
@@ -244,8 +278,8 @@ def main():
     if problems:
         print(f"check_docs: {len(problems)} problem(s) in {pages} pages")
         return 1
-    print(f"check_docs: {pages} pages, every link resolves; {len(variables_read(root))} environment "
-          "variables read by the code, all in README.md's table")
+    print(f"check_docs: {pages} pages, every link resolves and every test named exists; "
+          f"{len(variables_read(root))} environment variables read by the code, all in README.md's table")
     return 0
 
 
