@@ -183,8 +183,9 @@ pub unsafe extern "C" fn wgpuShimInstanceCreateUserEvent(
         },
         |on_reject| {
             // SAFETY: the C caller passes a live handle.
-            let instance = unsafe { boundary::arg::<Instance>(instance, "instance")? }.arc();
-            on_reject.registry(&instance.registry, Source::Cpu);
+            let handle = unsafe { boundary::arg::<Instance>(instance, "instance")? };
+            on_reject.registry(&handle.registry, Source::Cpu);
+            let instance = handle.arc();
             // SAFETY: the C caller passes a valid chain.
             let mode = unsafe {
                 on_reject.mode(callback_info.mode, callback_info.nextInChain, "WGPUShimUserEventCallbackInfo", None)?

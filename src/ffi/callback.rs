@@ -75,18 +75,18 @@ impl<F: FnOnce(Option<String>) + Send + 'static> Fail for F {}
 /// rejected before its operation is registered: the registry (once the
 /// handle is known), the mode (once it is known to be valid), the source,
 /// and the callback's error form. See [`call_async`].
-pub(crate) struct OnReject<F: Fail> {
-    registry: Option<Arc<Registry>>,
+pub(crate) struct OnReject<'r, F: Fail> {
+    registry: Option<&'r Arc<Registry>>,
     mode: Option<Mode>,
     source: Source,
     fail: Option<F>,
 }
 
-impl<F: Fail> OnReject<F> {
+impl<'r, F: Fail> OnReject<'r, F> {
     /// The registry of the call's instance: a rejection from now on gets a
     /// real future, complete at once.
-    pub(crate) fn registry(&mut self, registry: &Arc<Registry>, source: Source) {
-        self.registry = Some(registry.clone());
+    pub(crate) fn registry(&mut self, registry: &'r Arc<Registry>, source: Source) {
+        self.registry = Some(registry);
         self.source = source;
     }
 
@@ -125,7 +125,7 @@ impl<F: Fail> OnReject<F> {
             Outcome::Done(why) => fail(Some(why)),
             Outcome::Cancelled => fail(None),
         };
-        match &self.registry {
+        match self.registry {
             // An invalid mode allows no delivery; the call's own end is the
             // one place that still reaches the application.
             Some(registry) => {
@@ -150,10 +150,10 @@ impl<F: Fail> OnReject<F> {
 ///   complete at once;
 /// - without an instance (NULL or invalid handle): before the call returns;
 ///   the future is the null future, since there is no instance to wait on.
-pub(crate) fn call_async<F: Fail>(
+pub(crate) fn call_async<'r, F: Fail>(
     func: &'static str,
     fail: F,
-    body: impl FnOnce(&mut OnReject<F>) -> ApiResult<WGPUFuture>,
+    body: impl FnOnce(&mut OnReject<'r, F>) -> ApiResult<WGPUFuture>,
 ) -> WGPUFuture {
     let mut on_reject = OnReject { registry: None, mode: None, source: Source::Cpu, fail: Some(fail) };
     call(func, WGPUFuture { id: 0 }, move || {

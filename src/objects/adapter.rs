@@ -276,9 +276,10 @@ pub unsafe extern "C" fn wgpuAdapterRequestDevice(
             };
             let checked = (|| {
                 // SAFETY: the C caller passes a live handle.
-                let adapter = unsafe { boundary::arg::<Adapter>(adapter, "adapter")? }.arc();
+                let handle = unsafe { boundary::arg::<Adapter>(adapter, "adapter")? };
+                on_reject.registry(&handle.instance.registry, Source::Cpu);
+                let adapter = handle.arc();
                 instance = Some(adapter.instance.clone());
-                on_reject.registry(&adapter.instance.registry, Source::Cpu);
                 // SAFETY: the C caller passes a valid chain.
                 let mode = unsafe {
                     on_reject.mode(

@@ -254,8 +254,9 @@ pub unsafe extern "C" fn wgpuInstanceRequestAdapter(
             let cb = SendFn(callback_info.callback);
             let ud = UserData(callback_info.userdata1, callback_info.userdata2);
             // SAFETY: the C caller passes a live handle.
-            let instance = unsafe { boundary::arg::<Instance>(instance, "instance")? }.arc();
-            on_reject.registry(&instance.registry, Source::Cpu);
+            let handle = unsafe { boundary::arg::<Instance>(instance, "instance")? };
+            on_reject.registry(&handle.registry, Source::Cpu);
+            let instance = handle.arc();
             // SAFETY: the C caller passes a valid chain.
             let mode = unsafe {
                 on_reject.mode(

@@ -323,8 +323,9 @@ pub unsafe extern "C" fn wgpuDeviceCreateRenderPipelineAsync(
         |on_reject| {
             let userdata = UserData(callback_info.userdata1, callback_info.userdata2);
             // SAFETY: the C caller passes a live device.
-            let device = unsafe { boundary::arg::<Device>(device, "device")? }.arc();
-            on_reject.registry(&device.instance.registry, Source::Cpu);
+            let handle = unsafe { boundary::arg::<Device>(device, "device")? };
+            on_reject.registry(&handle.instance.registry, Source::Cpu);
+            let device = handle.arc();
             // SAFETY: the C caller passes a valid callback info chain.
             let mode = unsafe {
                 on_reject.mode(

@@ -318,11 +318,12 @@ pub(crate) unsafe fn map_async(
     offset: usize,
     size: usize,
     info: WGPUBufferMapCallbackInfo,
-    on_reject: &mut OnReject<impl Fail>,
+    on_reject: &mut OnReject<'_, impl Fail>,
 ) -> ApiResult<WGPUFuture> {
     // SAFETY: forwarded from the caller.
-    let buffer = unsafe { boundary::arg::<Buffer>(buffer, "buffer")? }.arc();
-    on_reject.registry(&buffer.device.instance.registry, Source::Queue(buffer.device.serial));
+    let handle = unsafe { boundary::arg::<Buffer>(buffer, "buffer")? };
+    on_reject.registry(&handle.device.instance.registry, Source::Queue(handle.device.serial));
+    let buffer = handle.arc();
     // SAFETY: forwarded from the caller.
     let cb_mode = unsafe {
         on_reject.mode(
