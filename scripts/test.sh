@@ -8,13 +8,21 @@
 #   fmt         cargo fmt --check
 #   generator   python3 tools/gen_webgpu.py --check   (only when ../shared/spec/webgpu.yml exists)
 #   native-generator  python3 tools/gen_wgpu_native.py --check
+#   docs        python3 tools/check_docs.py: links and anchors in README.md,
+#               *.md and docs/*.md resolve, the tests they name exist, and
+#               every environment variable the code reads is in README.md's
+#               table (and --self-test: the checks catch each kind of fault)
 #   clippy      cargo clippy --release --all-targets -- -D warnings
 #   build       cargo build --release
 #   unit        cargo test --release
-#   ffi-tests   CMake + CTest of ffi-tests/ in build/ffi-tests
+#   ffi-tests   CMake + CTest of ffi-tests/ in build/ffi-tests, then the
+#               futures, mapping and event-loop tests again with
+#               WGPU_SHIM_FENCE_WAIT=1
 #   demo        examples/ built through the CMake package (wgpu_shim::wgpu_shim) and run
 #   demo-static the same against wgpu_shim::wgpu_shim_static, and run
-#   bench-smoke benches/smoke.sh: the benchmark program's smoke pass
+#   bench-smoke benches/smoke.sh: the benchmark program's smoke pass (it
+#               downloads wgpu-native from PyPI the first time; without
+#               network it runs wgpu-shim alone)
 #   headers     tools/check_headers.sh: the public headers under C99..C23 and
 #               C++11..C++23, -Wall -Wextra -Werror -pedantic, gcc and clang
 #   install     scripts/install.sh into a temporary prefix (and with DESTDIR),
@@ -27,8 +35,8 @@
 #               round trip through wgpu-py (packaging/python/tests/test_wheel.py;
 #               needs PyPI)
 #
-# The GPU steps run on lavapipe unless WGPU_SHIM_ICD / VK_ICD_FILENAMES say
-# otherwise (scripts/env.sh).
+# The GPU steps run on lavapipe unless WGPU_SHIM_ICD / VK_ICD_FILENAMES /
+# VK_DRIVER_FILES say otherwise (scripts/env.sh).
 set -uo pipefail
 
 # shellcheck source=scripts/env.sh
@@ -121,12 +129,20 @@ native_generator_check() {
 }
 
 # shellcheck disable=SC2317 # called through step "$@"
+docs_check() {
+  run python3 tools/check_docs.py --self-test >/dev/null && run python3 tools/check_docs.py
+}
+
+# shellcheck disable=SC2317 # called through step "$@"
 ffi_tests() {
   [ -f ffi-tests/CMakeLists.txt ] || {
     echo "ffi-tests/CMakeLists.txt is missing" >&2
     return 1
   }
-  run cmake -S ffi-tests -B build/ffi-tests -DWGPU_SHIM_LIB_DIR="$WGPU_SHIM_LIB_DIR" &&
+  # The driver env.sh chose (empty: the Vulkan loader's default), not the
+  # CMake cache's lavapipe default.
+  run cmake -S ffi-tests -B build/ffi-tests -DWGPU_SHIM_LIB_DIR="$WGPU_SHIM_LIB_DIR" \
+    -DWGPU_SHIM_TEST_ICD="${VK_ICD_FILENAMES:-}" &&
     run cmake --build build/ffi-tests -j "$jobs" &&
     run ctest --test-dir build/ffi-tests --output-on-failure --no-tests=error -j2 &&
     # The futures, mapping and event-loop tests again with WaitAny sleeping
@@ -247,6 +263,8 @@ else
 fi
 
 step native-generator "wgpu.h mirror is up to date (gen_wgpu_native.py --check)" native_generator_check
+
+step docs "documentation links and environment variables (tools/check_docs.py)" docs_check
 
 step headers "headers under every C and C++ standard, gcc and clang (tools/check_headers.sh)" \
   tools/check_headers.sh gcc clang

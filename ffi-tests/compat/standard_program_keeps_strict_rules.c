@@ -1,6 +1,7 @@
 /* Rule (DECISIONS "Selecting wgpu-native compatibility"): a program that
  * uses webgpu.h alone, loaded as libwgpu_shim, keeps the standard's rules:
- * mode 0 is refused (null future, no callback), GetMappedRange on a read
+ * mode 0 is refused (the callback runs once, inside the call, with Error),
+ * GetMappedRange on a read
  * mapping and overlapping write ranges give NULL, an adapter makes one
  * device, integer inter-stage I/O needs @interpolate(flat), errors are not
  * in wgpu-native's form, and releasing the device calls its lost callback
@@ -15,9 +16,11 @@ int main(void) {
   memset(&s, 0, sizeof s);
 
   WGPUFuture fa = cu_request_adapter(ctx.instance, &s);
-  CHECK_EQ(fa.id, 0);
+  CHECK(fa.id != 0);
+  CHECK_EQ(s.adapter_calls, 1);
+  CHECK(s.adapter == NULL);
   wgpuInstanceProcessEvents(ctx.instance);
-  CHECK_EQ(s.adapter_calls, 0);
+  CHECK_EQ(s.adapter_calls, 1);
 
   /* ctx's adapter already made a device. */
   WGPURequestDeviceCallbackInfo cb = WGPU_REQUEST_DEVICE_CALLBACK_INFO_INIT;
@@ -29,7 +32,11 @@ int main(void) {
   CHECK(s.device == NULL);
 
   WGPUBuffer buffer = cu_read_buffer(ctx.device, ctx.queue);
-  CHECK_EQ(cu_map_read(buffer, &s).id, 0);
+  /* Mode 0: Error inside the call, and the buffer stays Unmapped. */
+  CHECK(cu_map_read(buffer, &s).id != 0);
+  CHECK_EQ(s.map_calls, 1);
+  CHECK_EQ(s.map_status, WGPUMapAsyncStatus_Error);
+  CHECK_EQ(wgpuBufferGetMapState(buffer), WGPUBufferMapState_Unmapped);
   WGPUBufferMapCallbackInfo mcb = WGPU_BUFFER_MAP_CALLBACK_INFO_INIT;
   mcb.mode = WGPUCallbackMode_WaitAnyOnly;
   mcb.callback = cu_on_map;

@@ -188,18 +188,24 @@ int main(void) {
   EL_CHECK_ONCE(&other_ue);
   if (a2) wgpuAdapterRelease(a2);
 
-  /* NULL instance: Error / the null future, nothing called. */
+  /* NULL instance: Error / the null future; the callback runs once, inside
+   * the call, with WGPUShimUserEventStatus_Error. */
   CHECK_EQ(wgpuShimInstanceSignalUserEvent(NULL, fo), WGPUStatus_Error);
   el_rec_init(&null_instance, "user event on a NULL instance");
   CHECK_EQ(el_user_event(NULL, WGPUCallbackMode_WaitAnyOnly, &null_instance).id, 0);
-  EL_CHECK_NOT_CALLED(&null_instance);
+  EL_CHECK_ONCE(&null_instance);
+  CHECK_EQ(null_instance.status, WGPUShimUserEventStatus_Error);
 
-  /* ---- Mode 0 is rejected. */
+  /* ---- Mode 0 is rejected: Error inside the call, a future that is
+   * complete and cannot be signalled. */
   el_rec_init(&bad_mode, "user event with mode 0");
   WGPUFuture fz = el_user_event(instance, (WGPUCallbackMode)0, &bad_mode);
-  CHECK_EQ(fz.id, 0);
+  CHECK(fz.id != 0);
+  EL_CHECK_ONCE(&bad_mode);
+  CHECK_EQ(bad_mode.status, WGPUShimUserEventStatus_Error);
+  CHECK_EQ(wgpuShimInstanceSignalUserEvent(instance, fz), WGPUStatus_Error);
   wgpuInstanceProcessEvents(instance);
-  EL_CHECK_NOT_CALLED(&bad_mode);
+  EL_CHECK_ONCE(&bad_mode);
 
   /* ---- Never signalled: CallbackCancelled at instance release, once, in every mode. */
   el_rec_init(&cancel_wao, "never signalled (WaitAnyOnly)");

@@ -2,7 +2,8 @@
  * valid mode and a NULL callback runs normally; it returns a real future that
  * WaitAny reports completed; nothing is called and nothing crashes, in any
  * mode, through ProcessEvents, spontaneous completion and instance release.
- * A NULL-callback map really maps the buffer. */
+ * A NULL-callback map really maps the buffer. A NULL-callback RequestDevice
+ * makes a device that is released at once: its lost callback says Destroyed. */
 #define _GNU_SOURCE
 #include "futures_util.h"
 
@@ -31,6 +32,22 @@ int main(void) {
     wgpuBufferUnmap(buf);
     wgpuBufferRelease(buf);
   }
+
+  /* RequestDevice with a NULL callback (DECISIONS "RequestDevice with a NULL
+   * callback"): the device is made and, owned by nobody, released at once;
+   * its lost callback reports Destroyed, once. */
+  static FuRec lost;
+  fu_rec_init(&lost, "lost callback of a device nobody received");
+  WGPUAdapter second = fu_get_adapter(ctx.instance, 1);
+  REQUIRE(second != NULL);
+  WGPUFuture fd =
+      fu_request_device(second, WGPUCallbackMode_WaitAnyOnly, NULL, WGPUCallbackMode_AllowSpontaneous, &lost, NULL);
+  CHECK(fd.id != 0);
+  CHECK_EQ(fu_wait1(ctx.instance, fd, FU_WAIT_S, NULL, NULL), WGPUWaitStatus_Success);
+  CHECK(fu_sleep_until1(&lost, FU_WAIT_S));
+  FU_CHECK_ONCE(&lost);
+  FU_CHECK_STATUS(&lost, WGPUDeviceLostReason_Destroyed);
+  wgpuAdapterRelease(second);
 
   /* Left pending at the instance release: nothing to call, no crash. */
   WGPUBuffer pending = fu_busy_map_buffer(&ctx, 1u << 12, 1);

@@ -77,6 +77,11 @@ int main(void) {
   /* Non-blocking poll on an idle queue. */
   CHECK(wgpuDevicePoll(ctx.device, 0, NULL) == 1);
 
+  /* A submit of no command buffers is a submission too: it gets the next
+   * index (DECISIONS "wgpuQueueSubmitForIndex that submits nothing"). */
+  WGPUSubmissionIndex empty = wgpuQueueSubmitForIndex(ctx.queue, 0, NULL);
+  CHECK(empty > index);
+
   /* An index no submit returned is logged, not waited for. */
   WGPUSubmissionIndex bogus = index + 1000;
   CHECK(wgpuDevicePoll(ctx.device, 1, &bogus) == 0);

@@ -69,6 +69,11 @@ typedef WGPUStatus (*WGPUProcShimInstanceSignalUserEvent)(WGPUInstance instance,
 // The instance was released before the callback was delivered.
 #define WGPUShimUserEventStatus_CallbackCancelled 2
 
+// The event could not be created (a NULL instance, an invalid callback
+// mode, a chain on the callback info): the callback runs once with this
+// status, and the event can never be signalled.
+#define WGPUShimUserEventStatus_Error 3
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus

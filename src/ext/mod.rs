@@ -10,7 +10,7 @@ use std::ffi::{c_int, c_void};
 
 use crate::abi::*;
 use crate::ffi::boundary::{self, call, reject};
-use crate::ffi::callback::{SendFn, UserData};
+use crate::ffi::callback::{call_async, SendFn, UserData};
 use crate::futures::{Outcome, Source};
 use crate::objects::instance::Instance;
 
@@ -36,6 +36,10 @@ pub type WGPUShimUserEventStatus = u32;
 pub const WGPUShimUserEventStatus_Success: WGPUShimUserEventStatus = 1;
 /// The instance was released before the callback was delivered.
 pub const WGPUShimUserEventStatus_CallbackCancelled: WGPUShimUserEventStatus = 2;
+/// The event could not be created (a NULL instance, an invalid callback
+/// mode, a chain on the callback info): the callback runs once with this
+/// status, and the event can never be signalled.
+pub const WGPUShimUserEventStatus_Error: WGPUShimUserEventStatus = 3;
 
 /// The callback of a user event.
 pub type WGPUShimUserEventCallback =
@@ -93,10 +97,14 @@ pub unsafe extern "C" fn wgpuBufferMapAsync2(
     size: usize,
     callback_info: WGPUBufferMapCallbackInfo,
 ) -> WGPUFuture {
-    call("wgpuBufferMapAsync2", WGPUFuture { id: 0 }, || {
-        // SAFETY: forwarded from the C caller.
-        unsafe { crate::objects::buffer::map_async(buffer, mode, offset, size, callback_info) }
-    })
+    crate::ffi::callback::call_async(
+        "wgpuBufferMapAsync2",
+        crate::objects::buffer::map_fail(&callback_info),
+        |on_reject| {
+            // SAFETY: forwarded from the C caller.
+            unsafe { crate::objects::buffer::map_async(buffer, mode, offset, size, callback_info, on_reject) }
+        },
+    )
 }
 
 /// The readiness descriptor of an instance created with the
@@ -158,34 +166,48 @@ pub unsafe extern "C" fn wgpuShimInstanceCreateUserEvent(
     instance: WGPUInstance,
     callback_info: WGPUShimUserEventCallbackInfo,
 ) -> WGPUFuture {
-    call("wgpuShimInstanceCreateUserEvent", WGPUFuture { id: 0 }, || {
-        // SAFETY: the C caller passes a live handle and a valid chain.
-        let (instance, mode) = unsafe {
-            (
-                boundary::arg::<Instance>(instance, "instance")?.arc(),
-                crate::ffi::callback::mode(
-                    callback_info.mode,
-                    callback_info.nextInChain,
-                    "WGPUShimUserEventCallbackInfo",
-                )?,
-            )
-        };
-        let cb = SendFn(callback_info.callback);
-        let ud = UserData(callback_info.userdata1, callback_info.userdata2);
-        let (future, completer) = instance.registry.register::<()>(mode, Source::Cpu, move |out| {
-            let Some(f) = cb.get() else { return };
-            let status = match out {
-                Outcome::Done(()) => WGPUShimUserEventStatus_Success,
-                Outcome::Cancelled => WGPUShimUserEventStatus_CallbackCancelled,
+    call_async(
+        "wgpuShimInstanceCreateUserEvent",
+        {
+            let (cb, ud) = (SendFn(callback_info.callback), UserData(callback_info.userdata1, callback_info.userdata2));
+            move |why: Option<String>| {
+                let Some(f) = cb.get() else { return };
+                let status = if why.is_some() {
+                    WGPUShimUserEventStatus_Error
+                } else {
+                    WGPUShimUserEventStatus_CallbackCancelled
+                };
+                // SAFETY: the application's callback with its userdata.
+                unsafe { f(status, ud.u1(), ud.u2()) };
+            }
+        },
+        |on_reject| {
+            // SAFETY: the C caller passes a live handle.
+            let handle = unsafe { boundary::arg::<Instance>(instance, "instance")? };
+            on_reject.registry(&handle.registry, Source::Cpu);
+            let instance = handle.arc();
+            // SAFETY: the C caller passes a valid chain.
+            let mode = unsafe {
+                on_reject.mode(callback_info.mode, callback_info.nextInChain, "WGPUShimUserEventCallbackInfo", None)?
             };
-            // SAFETY: the application's callback with its userdata.
-            unsafe { f(status, ud.u1(), ud.u2()) };
-        });
-        if future.id != 0 {
-            instance.user_events.lock().insert(future.id, completer);
-        }
-        Ok(future)
-    })
+            let cb = SendFn(callback_info.callback);
+            let ud = UserData(callback_info.userdata1, callback_info.userdata2);
+            let (future, completer) = instance.registry.register::<()>(mode, Source::Cpu, move |out| {
+                let Some(f) = cb.get() else { return };
+                let status = match out {
+                    Outcome::Done(()) => WGPUShimUserEventStatus_Success,
+                    Outcome::Cancelled => WGPUShimUserEventStatus_CallbackCancelled,
+                };
+                // SAFETY: the application's callback with its userdata.
+                unsafe { f(status, ud.u1(), ud.u2()) };
+            });
+            on_reject.disarm();
+            if future.id != 0 {
+                instance.user_events.lock().insert(future.id, completer);
+            }
+            Ok(future)
+        },
+    )
 }
 
 /// Signals a user event from any thread: its future completes. Returns

@@ -58,11 +58,7 @@ pub(crate) fn call<R>(func: &'static str, fallback: R, body: impl FnOnce() -> Ap
         Err(panic) => {
             guarded(func, "logging", || {
                 crate::ffi::log::init();
-                let what = panic
-                    .downcast_ref::<&str>()
-                    .map(|s| s.to_string())
-                    .or_else(|| panic.downcast_ref::<String>().cloned())
-                    .unwrap_or_else(|| "unknown panic".to_string());
+                let what = panic_text(&*panic);
                 log::error!(target: "wgpu_shim", "{func}: internal error ({what}); the call did nothing");
             });
             fallback
@@ -72,6 +68,15 @@ pub(crate) fn call<R>(func: &'static str, fallback: R, body: impl FnOnce() -> Ap
     guarded(func, "delivering spontaneous callbacks", crate::futures::flush_spontaneous);
     guarded(func, "delivering log messages", || crate::ffi::log::leave(counted));
     out
+}
+
+/// The message of a caught panic.
+pub(crate) fn panic_text(panic: &(dyn std::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".to_string())
 }
 
 /// Runs one step of [`call`] outside the body; a panic in it is caught and
@@ -384,10 +389,16 @@ mod tests {
                     at = lines.next().unwrap_or("{");
                 }
                 let first = lines.by_ref().find(|l| !l.is_empty() && !l.starts_with("//")).unwrap_or("");
-                let inside =
-                    ["call(", "boundary::call(", "crate::ffi::boundary::call(", "$crate::ffi::boundary::call("]
-                        .iter()
-                        .any(|p| first.starts_with(p));
+                let inside = [
+                    "call(",
+                    "boundary::call(",
+                    "crate::ffi::boundary::call(",
+                    "$crate::ffi::boundary::call(",
+                    "call_async(",
+                    "crate::ffi::callback::call_async(",
+                ]
+                .iter()
+                .any(|p| first.starts_with(p));
                 assert!(inside, "{}: `{line}` does not start with call(...): `{first}`", path.display());
                 found += 1;
             }

@@ -3,9 +3,12 @@
 
 use std::ffi::c_void;
 
-use crate::abi::{WGPUCallbackMode, WGPUChainedStruct};
-use crate::ffi::boundary::{reject, ApiResult};
-use crate::futures::Mode;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Arc;
+
+use crate::abi::{WGPUCallbackMode, WGPUChainedStruct, WGPUFuture};
+use crate::ffi::boundary::{call, reject, ApiResult, Reject};
+use crate::futures::{Mode, Outcome, Registry, Source};
 
 /// The two userdata pointers of a callback. The application promises they
 /// may be used on whatever thread its callback mode allows.
@@ -47,43 +50,123 @@ impl<F: Copy> SendFn<F> {
     }
 }
 
-/// The mode of a `*CallbackInfo`, or a rejection for 0 and unknown values
-/// (the operation then returns the null future and never calls back).
-///
-/// # Safety
-/// `next` is NULL or a valid chain.
-pub(crate) unsafe fn mode(mode: WGPUCallbackMode, next: *mut WGPUChainedStruct, what: &str) -> ApiResult<Mode> {
-    // SAFETY: forwarded from the caller.
-    unsafe { crate::ffi::chain::expect_none(next, what) }?;
-    Mode::from_c(mode).ok_or_else(|| {
-        reject!(
-            "{what}.mode is {:#x}: set WaitAnyOnly, AllowProcessEvents or AllowSpontaneous (the operation was not started)",
-            mode.0
-        )
-    })
+/// The mode a `*CallbackInfo` asks for: `None` for 0 and unknown values.
+/// With `zero_means`, for an operation that code written for wgpu-native
+/// starts with mode 0 (what the `*_CALLBACK_INFO_INIT` macros leave): under
+/// wgpu-native compatibility (`compat::Rule::CallbackModeZero`) 0 means
+/// `zero_means`. wgpu-native ignores modes: its CPU-timeline operations call
+/// back inside the call (`AllowSpontaneous` does here too) and its queue
+/// operations inside `wgpuDevicePoll` / `wgpuInstanceProcessEvents`
+/// (`AllowProcessEvents`).
+pub(crate) fn parse_mode(mode: WGPUCallbackMode, zero_means: Option<Mode>) -> Option<Mode> {
+    match zero_means {
+        Some(zero) if mode.0 == 0 && crate::compat::allows(crate::compat::Rule::CallbackModeZero) => Some(zero),
+        _ => Mode::from_c(mode),
+    }
 }
 
-/// [`mode`], for an operation that code written for wgpu-native starts with
-/// mode 0 (what the `*_CALLBACK_INFO_INIT` macros leave): under wgpu-native
-/// compatibility (`compat::Rule::CallbackModeZero`) 0 means `zero_means`.
-/// wgpu-native ignores modes: its CPU-timeline operations call back inside
-/// the call (`AllowSpontaneous` does here too) and its queue operations
-/// inside `wgpuDevicePoll` / `wgpuInstanceProcessEvents`
-/// (`AllowProcessEvents`).
-///
-/// # Safety
-/// `next` is NULL or a valid chain.
-pub(crate) unsafe fn mode_or_native(
-    mode: WGPUCallbackMode,
-    next: *mut WGPUChainedStruct,
-    what: &str,
-    zero_means: Mode,
-) -> ApiResult<Mode> {
-    if mode.0 == 0 && crate::compat::allows(crate::compat::Rule::CallbackModeZero) {
+/// How a rejected asynchronous call reports: its callback with an error
+/// (`Some(message)`) or, if its instance is released before delivery,
+/// `CallbackCancelled` (`None`).
+pub(crate) trait Fail: FnOnce(Option<String>) + Send + 'static {}
+impl<F: FnOnce(Option<String>) + Send + 'static> Fail for F {}
+
+/// What an asynchronous call needs to deliver its callback when it is
+/// rejected before its operation is registered: the registry (once the
+/// handle is known), the mode (once it is known to be valid), the source,
+/// and the callback's error form. See [`call_async`].
+pub(crate) struct OnReject<'r, F: Fail> {
+    registry: Option<&'r Arc<Registry>>,
+    mode: Option<Mode>,
+    source: Source,
+    fail: Option<F>,
+}
+
+impl<'r, F: Fail> OnReject<'r, F> {
+    /// The registry of the call's instance: a rejection from now on gets a
+    /// real future, complete at once.
+    pub(crate) fn registry(&mut self, registry: &'r Arc<Registry>, source: Source) {
+        self.registry = Some(registry);
+        self.source = source;
+    }
+
+    /// Checks a `*CallbackInfo`'s mode and chain (see [`parse_mode`] for
+    /// `zero_means`). A valid mode is remembered first, so a rejection for
+    /// the chain or anything later is delivered in that mode.
+    ///
+    /// # Safety
+    /// `next` is NULL or a valid chain.
+    pub(crate) unsafe fn mode(
+        &mut self,
+        mode: WGPUCallbackMode,
+        next: *mut WGPUChainedStruct,
+        what: &str,
+        zero_means: Option<Mode>,
+    ) -> ApiResult<Mode> {
+        let parsed = parse_mode(mode, zero_means).ok_or_else(|| {
+            reject!("{what}.mode is {:#x}: set WaitAnyOnly, AllowProcessEvents or AllowSpontaneous", mode.0)
+        })?;
+        self.mode = Some(parsed);
         // SAFETY: forwarded from the caller.
         unsafe { crate::ffi::chain::expect_none(next, what) }?;
-        return Ok(zero_means);
+        Ok(parsed)
     }
-    // SAFETY: forwarded from the caller.
-    unsafe { self::mode(mode, next, what) }
+
+    /// The operation is registered: from now on its own completer delivers
+    /// (a rejection or panic after this point is its cancellation).
+    pub(crate) fn disarm(&mut self) {
+        self.fail = None;
+    }
+
+    /// Delivers the callback of the rejected call, once, with `why`.
+    fn deliver(&mut self, why: String) -> WGPUFuture {
+        let Some(fail) = self.fail.take() else { return WGPUFuture { id: 0 } };
+        let callback = move |out: Outcome<String>| match out {
+            Outcome::Done(why) => fail(Some(why)),
+            Outcome::Cancelled => fail(None),
+        };
+        match self.registry {
+            // An invalid mode allows no delivery; the call's own end is the
+            // one place that still reaches the application.
+            Some(registry) => {
+                registry.register_done(self.mode.unwrap_or(Mode::AllowSpontaneous), self.source, why, callback)
+            }
+            None => {
+                crate::futures::run_untracked(why, callback);
+                WGPUFuture { id: 0 }
+            }
+        }
+    }
+}
+
+/// [`call`] for an asynchronous operation: a call rejected before its
+/// operation was registered (a NULL handle, an invalid mode, a chain on the
+/// callback info, a bad descriptor, a panic) still calls back exactly once,
+/// through `fail`, with an error:
+/// - with a known instance and a valid mode: in that mode, through a
+///   future that is complete at once (WaitAny on it returns Success);
+/// - with a known instance and an invalid mode: before the call returns, as
+///   an `AllowSpontaneous` callback would, through a future that is
+///   complete at once;
+/// - without an instance (NULL or invalid handle): before the call returns;
+///   the future is the null future, since there is no instance to wait on.
+pub(crate) fn call_async<'r, F: Fail>(
+    func: &'static str,
+    fail: F,
+    body: impl FnOnce(&mut OnReject<'r, F>) -> ApiResult<WGPUFuture>,
+) -> WGPUFuture {
+    let mut on_reject = OnReject { registry: None, mode: None, source: Source::Cpu, fail: Some(fail) };
+    call(func, WGPUFuture { id: 0 }, move || {
+        let why = match catch_unwind(AssertUnwindSafe(|| body(&mut on_reject))) {
+            Ok(Ok(future)) => return Ok(future),
+            Ok(Err(Reject(why))) => why,
+            Err(panic) => format!("internal error ({})", crate::ffi::boundary::panic_text(&*panic)),
+        };
+        if on_reject.fail.is_none() {
+            return Err(Reject(why));
+        }
+        crate::ffi::log::init();
+        log::error!(target: "wgpu_shim", "{func}: {why} (its callback gets an error status)");
+        Ok(on_reject.deliver(why))
+    })
 }

@@ -111,6 +111,14 @@ fn run_at_flush(body: body::Body) {
     owe(|owed| owed.at_once.push(body));
 }
 
+/// Runs `callback` with `result` when this thread's API call returns, as a
+/// spontaneous callback completed in the call would run: for a rejected
+/// operation that no registry can track (its handle is NULL or invalid, so
+/// its instance is unknown).
+pub(crate) fn run_untracked<R: Send + 'static>(result: R, callback: impl FnOnce(Outcome<R>) + Send + 'static) {
+    run_at_flush(body::Body::new(Some(result), callback));
+}
+
 /// Delivers the spontaneous callbacks this thread made ready. Called when an
 /// exported function returns and by the progress threads after polling:
 /// places where no internal lock is held.

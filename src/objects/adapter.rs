@@ -8,7 +8,7 @@ use wgpu_core::id::AdapterId;
 
 use crate::abi::*;
 use crate::ffi::boundary::{self, call, refcounted, reject, ApiResult};
-use crate::ffi::callback::{SendFn, UserData};
+use crate::ffi::callback::{call_async, SendFn, UserData};
 use crate::ffi::handle::{Handle, Object};
 use crate::futures::{Outcome, Source};
 use crate::objects::device::Device;
@@ -254,55 +254,86 @@ pub unsafe extern "C" fn wgpuAdapterRequestDevice(
     descriptor: *const WGPUDeviceDescriptor,
     callback_info: WGPURequestDeviceCallbackInfo,
 ) -> WGPUFuture {
-    call("wgpuAdapterRequestDevice", WGPUFuture { id: 0 }, || {
-        // SAFETY: the C caller passes a live handle, a valid chain and NULL
-        // or a valid descriptor.
-        let (adapter, mode, desc) = unsafe {
-            (
-                boundary::arg::<Adapter>(adapter, "adapter")?.arc(),
-                crate::ffi::callback::mode_or_native(
-                    callback_info.mode,
-                    callback_info.nextInChain,
-                    "WGPURequestDeviceCallbackInfo",
-                    crate::futures::Mode::AllowSpontaneous,
-                )?,
-                descriptor.as_ref().copied().unwrap_or(WGPU_DEVICE_DESCRIPTOR_INIT),
-            )
-        };
-        let lost_mode = lost_mode(&desc)?;
-        let cb = SendFn(callback_info.callback);
-        let ud = UserData(callback_info.userdata1, callback_info.userdata2);
-        type DeviceResult = Result<Arc<Device>, String>;
-        let registry = adapter.instance.registry.clone();
-        let (future, completer) = registry.register::<DeviceResult>(mode, Source::Cpu, move |out| {
-            let (status, device, message) = match out {
-                Outcome::Done(Ok(device)) => {
-                    let raw = Handle::into_raw(device.clone());
-                    device.set_handle(raw);
-                    (WGPURequestDeviceStatus::Success, raw, String::new())
-                }
-                Outcome::Done(Err(message)) => (WGPURequestDeviceStatus::Error, std::ptr::null_mut(), message),
-                Outcome::Cancelled => (
-                    WGPURequestDeviceStatus::CallbackCancelled,
-                    std::ptr::null_mut(),
-                    "the instance was released before the device request was delivered".into(),
-                ),
-            };
-            match cb.get() {
+    call_async(
+        "wgpuAdapterRequestDevice",
+        {
+            let (cb, ud) = (SendFn(callback_info.callback), UserData(callback_info.userdata1, callback_info.userdata2));
+            move |why: Option<String>| {
+                let Some(f) = cb.get() else { return };
+                let status = if why.is_some() {
+                    WGPURequestDeviceStatus::Error
+                } else {
+                    WGPURequestDeviceStatus::CallbackCancelled
+                };
+                let message =
+                    why.unwrap_or_else(|| "the instance was released before the device request was delivered".into());
                 // SAFETY: calling the application's callback with its userdata.
-                Some(f) => unsafe { f(status, device, boundary::out_str(&message), ud.u1(), ud.u2()) },
-                // Nobody takes ownership: release the device again.
-                None if !device.is_null() => {
-                    // SAFETY: the handle was made just above and not shared.
-                    if let Ok(h) = unsafe { Handle::<Device>::get(device) } {
-                        // SAFETY: we own the only reference.
-                        unsafe { h.release(device) };
-                    }
-                }
-                None => {}
+                unsafe { f(status, std::ptr::null_mut(), boundary::out_str(&message), ud.u1(), ud.u2()) };
             }
-        });
-        let result = match adapter.claim() {
+        },
+        |on_reject| {
+            // SAFETY: the C caller passes NULL or a valid descriptor.
+            let desc = unsafe { descriptor.as_ref() }.copied().unwrap_or(WGPU_DEVICE_DESCRIPTOR_INIT);
+            let cb = SendFn(callback_info.callback);
+            let ud = UserData(callback_info.userdata1, callback_info.userdata2);
+            let mut instance = None;
+            // Any rejection: the lost callback hears of it too (FailedCreation).
+            let rejected = |instance: Option<&Arc<Instance>>, why: boundary::Reject| {
+                let mode = lost_mode_of(&desc);
+                crate::objects::device::lost_on_failed_creation(instance, &desc, mode, &why.0);
+                why
+            };
+            let checked = (|| {
+                // SAFETY: the C caller passes a live handle.
+                let handle = unsafe { boundary::arg::<Adapter>(adapter, "adapter")? };
+                on_reject.registry(&handle.instance.registry, Source::Cpu);
+                let adapter = handle.arc();
+                instance = Some(adapter.instance.clone());
+                // SAFETY: the C caller passes a valid chain.
+                let mode = unsafe {
+                    on_reject.mode(
+                        callback_info.mode,
+                        callback_info.nextInChain,
+                        "WGPURequestDeviceCallbackInfo",
+                        Some(crate::futures::Mode::AllowSpontaneous),
+                    )?
+                };
+                let lost_mode = lost_mode(&desc)?;
+                Ok((adapter, mode, lost_mode))
+            })();
+            let (adapter, mode, lost_mode) = checked.map_err(|why| rejected(instance.as_ref(), why))?;
+            type DeviceResult = Result<Arc<Device>, String>;
+            let registry = adapter.instance.registry.clone();
+            let (future, completer) = registry.register::<DeviceResult>(mode, Source::Cpu, move |out| {
+                let (status, device, message) = match out {
+                    Outcome::Done(Ok(device)) => {
+                        let raw = Handle::into_raw(device.clone());
+                        device.set_handle(raw);
+                        (WGPURequestDeviceStatus::Success, raw, String::new())
+                    }
+                    Outcome::Done(Err(message)) => (WGPURequestDeviceStatus::Error, std::ptr::null_mut(), message),
+                    Outcome::Cancelled => (
+                        WGPURequestDeviceStatus::CallbackCancelled,
+                        std::ptr::null_mut(),
+                        "the instance was released before the device request was delivered".into(),
+                    ),
+                };
+                match cb.get() {
+                    // SAFETY: calling the application's callback with its userdata.
+                    Some(f) => unsafe { f(status, device, boundary::out_str(&message), ud.u1(), ud.u2()) },
+                    // Nobody takes ownership: release the device again.
+                    None if !device.is_null() => {
+                        // SAFETY: the handle was made just above and not shared.
+                        if let Ok(h) = unsafe { Handle::<Device>::get(device) } {
+                            // SAFETY: we own the only reference.
+                            unsafe { h.release(device) };
+                        }
+                    }
+                    None => {}
+                }
+            });
+            on_reject.disarm();
+            let result = match adapter.claim() {
             Some(first) => {
                 // SAFETY: the descriptor's pointers are valid (caller).
                 let made = unsafe { Device::create(&adapter, &desc, lost_mode) };
@@ -313,31 +344,43 @@ pub unsafe extern "C" fn wgpuAdapterRequestDevice(
             }
             None => Err("this adapter already created a device (enable the MultipleDevicesPerAdapter instance feature to create more)".into()),
         };
-        if let Err(message) = &result {
-            // The lost callback still runs exactly once: FailedCreation.
-            // SAFETY: the descriptor is valid (caller).
-            unsafe { crate::objects::device::lost_on_failed_creation(&adapter.instance, &desc, lost_mode, message) };
-        }
-        completer.complete(result);
-        Ok(future)
-    })
+            if let Err(message) = &result {
+                // The lost callback still runs exactly once: FailedCreation.
+                crate::objects::device::lost_on_failed_creation(
+                    Some(&adapter.instance),
+                    &desc,
+                    Some(lost_mode),
+                    message,
+                );
+            }
+            completer.complete(result);
+            Ok(future)
+        },
+    )
 }
 
-/// The lost callback's mode; mode 0 is taken as WaitAnyOnly when there is no
-/// callback (the lost future must exist either way).
-fn lost_mode(desc: &WGPUDeviceDescriptor) -> ApiResult<crate::futures::Mode> {
+/// The lost callback's mode, `None` when it is invalid; mode 0 is taken as
+/// WaitAnyOnly when there is no callback (the lost future must exist either
+/// way).
+fn lost_mode_of(desc: &WGPUDeviceDescriptor) -> Option<crate::futures::Mode> {
     let info = &desc.deviceLostCallbackInfo;
     if info.callback.is_none() && info.mode.0 == 0 {
-        return Ok(crate::futures::Mode::WaitAnyOnly);
+        return Some(crate::futures::Mode::WaitAnyOnly);
     }
-    // SAFETY: the chain is valid (the caller of the export promises it).
-    unsafe {
-        crate::ffi::callback::mode_or_native(
-            info.mode,
-            info.nextInChain,
-            "WGPUDeviceLostCallbackInfo",
-            crate::futures::Mode::AllowSpontaneous,
+    crate::ffi::callback::parse_mode(info.mode, Some(crate::futures::Mode::AllowSpontaneous))
+}
+
+/// [`lost_mode_of`], with its chain checked; a rejection otherwise.
+fn lost_mode(desc: &WGPUDeviceDescriptor) -> ApiResult<crate::futures::Mode> {
+    let info = &desc.deviceLostCallbackInfo;
+    let mode = lost_mode_of(desc).ok_or_else(|| {
+        reject!(
+            "deviceLostCallbackInfo.mode is {:#x} with a callback: set WaitAnyOnly, AllowProcessEvents or AllowSpontaneous",
+            info.mode.0
         )
-    }
-    .map_err(|r| reject!("deviceLostCallbackInfo: {}", r.0))
+    })?;
+    // SAFETY: the chain is valid (the caller of the export promises it).
+    unsafe { crate::ffi::chain::expect_none(info.nextInChain, "WGPUDeviceLostCallbackInfo") }
+        .map_err(|r| reject!("deviceLostCallbackInfo: {}", r.0))?;
+    Ok(mode)
 }

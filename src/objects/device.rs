@@ -403,10 +403,18 @@ fn register_lost(
     mode: Mode,
     shared: &Arc<LostShared>,
 ) -> (WGPUFuture, Completer<LostResult>) {
+    instance.registry.register::<LostResult>(mode, Source::Cpu, lost_callback(info, shared))
+}
+
+/// The device-lost callback of `info`, as an event's callback.
+fn lost_callback(
+    info: &WGPUDeviceLostCallbackInfo,
+    shared: &Arc<LostShared>,
+) -> impl FnOnce(Outcome<LostResult>) + Send + 'static {
     let cb = SendFn(info.callback);
     let ud = UserData(info.userdata1, info.userdata2);
     let shared = shared.clone();
-    instance.registry.register::<LostResult>(mode, Source::Cpu, move |out| {
+    move |out| {
         let Some(f) = cb.get() else { return };
         let (reason, message) = match out {
             Outcome::Done(r) => r,
@@ -422,23 +430,29 @@ fn register_lost(
         // SAFETY: the application's callback, with a pointer to a device
         // handle (or NULL) valid for the call.
         unsafe { f(&handle, reason, boundary::out_str(&message), ud.u1(), ud.u2()) };
-    })
+    }
 }
 
 /// RequestDevice failed: the lost callback runs once, with
-/// `FailedCreation` and a NULL device.
-///
-/// # Safety
-/// The descriptor's chain is valid.
-pub(crate) unsafe fn lost_on_failed_creation(
-    instance: &Arc<Instance>,
+/// `FailedCreation` and a NULL device. In `mode` when the request's
+/// instance is known and the lost callback's mode is valid; otherwise
+/// before the call returns, as for any rejected call
+/// (`ffi::callback::call_async`).
+pub(crate) fn lost_on_failed_creation(
+    instance: Option<&Arc<Instance>>,
     desc: &WGPUDeviceDescriptor,
-    mode: Mode,
+    mode: Option<Mode>,
     message: &str,
 ) {
     let shared = Arc::new(LostShared { handle: AtomicPtr::new(std::ptr::null_mut()), silent: AtomicBool::new(false) });
-    let (_, completer) = register_lost(instance, &desc.deviceLostCallbackInfo, mode, &shared);
-    completer.complete((WGPUDeviceLostReason::FailedCreation, message.to_string()));
+    let result = (WGPUDeviceLostReason::FailedCreation, message.to_string());
+    let callback = lost_callback(&desc.deviceLostCallbackInfo, &shared);
+    match instance {
+        Some(instance) => {
+            instance.registry.register_done(mode.unwrap_or(Mode::AllowSpontaneous), Source::Cpu, result, callback);
+        }
+        None => crate::futures::run_untracked(result, callback),
+    }
 }
 
 /// Destroys the device: buffers are destroyed (pending maps abort), the

@@ -8,7 +8,7 @@ use parking_lot::Mutex;
 
 use crate::abi::*;
 use crate::ffi::boundary::{self, call};
-use crate::ffi::callback::{SendFn, UserData};
+use crate::ffi::callback::{call_async, SendFn, UserData};
 use crate::futures::{Outcome, Source, ThreadKey};
 use crate::objects::device::Device;
 
@@ -114,50 +114,72 @@ pub unsafe extern "C" fn wgpuDevicePopErrorScope(
     device: WGPUDevice,
     callback_info: WGPUPopErrorScopeCallbackInfo,
 ) -> WGPUFuture {
-    call("wgpuDevicePopErrorScope", WGPUFuture { id: 0 }, || {
-        // SAFETY: the C caller passes a live handle and a valid chain.
-        let (device, mode) = unsafe {
-            (
-                boundary::arg::<Device>(device, "device")?.arc(),
-                crate::ffi::callback::mode_or_native(
+    call_async(
+        "wgpuDevicePopErrorScope",
+        {
+            let (cb, ud) = (SendFn(callback_info.callback), UserData(callback_info.userdata1, callback_info.userdata2));
+            move |why: Option<String>| {
+                let Some(f) = cb.get() else { return };
+                let status = if why.is_some() {
+                    WGPUPopErrorScopeStatus::Error
+                } else {
+                    WGPUPopErrorScopeStatus::CallbackCancelled
+                };
+                let message =
+                    why.unwrap_or_else(|| "the instance was released before the error scope was delivered".into());
+                // SAFETY: the application's callback with its userdata.
+                unsafe { f(status, WGPUErrorType::NoError, boundary::out_str(&message), ud.u1(), ud.u2()) };
+            }
+        },
+        |on_reject| {
+            let cb = SendFn(callback_info.callback);
+            let ud = UserData(callback_info.userdata1, callback_info.userdata2);
+            // SAFETY: the C caller passes a live handle.
+            let handle = unsafe { boundary::arg::<Device>(device, "device")? };
+            on_reject.registry(&handle.instance.registry, Source::Cpu);
+            let device = handle.arc();
+            // SAFETY: the C caller passes a valid chain.
+            let mode = unsafe {
+                on_reject.mode(
                     callback_info.mode,
                     callback_info.nextInChain,
                     "WGPUPopErrorScopeCallbackInfo",
-                    crate::futures::Mode::AllowSpontaneous,
-                )?,
-            )
-        };
-        let popped = with_stacks(|s| s.get_mut(&device.serial).and_then(Vec::pop));
-        let result = match popped {
-            None => (
-                WGPUPopErrorScopeStatus::Error,
-                WGPUErrorType::NoError,
-                "PopErrorScope: the error scope stack of this thread is empty".to_string(),
-            ),
-            // A lost device resolves every scope with no error.
-            Some(_) if device.is_lost() => (WGPUPopErrorScopeStatus::Success, WGPUErrorType::NoError, String::new()),
-            Some(Scope { error: Some((kind, msg)), .. }) => (WGPUPopErrorScopeStatus::Success, kind, msg),
-            Some(Scope { error: None, .. }) => {
-                (WGPUPopErrorScopeStatus::Success, WGPUErrorType::NoError, String::new())
-            }
-        };
-        let cb = SendFn(callback_info.callback);
-        let ud = UserData(callback_info.userdata1, callback_info.userdata2);
-        type PopResult = (WGPUPopErrorScopeStatus, WGPUErrorType, String);
-        let (future, completer) = device.instance.registry.register::<PopResult>(mode, Source::Cpu, move |out| {
-            let Some(f) = cb.get() else { return };
-            let (status, kind, message) = match out {
-                Outcome::Done(r) => r,
-                Outcome::Cancelled => (
-                    WGPUPopErrorScopeStatus::CallbackCancelled,
-                    WGPUErrorType::NoError,
-                    "the instance was released before the error scope was delivered".into(),
-                ),
+                    Some(crate::futures::Mode::AllowSpontaneous),
+                )?
             };
-            // SAFETY: the application's callback with its userdata.
-            unsafe { f(status, kind, boundary::out_str(&message), ud.u1(), ud.u2()) };
-        });
-        completer.complete(result);
-        Ok(future)
-    })
+            let popped = with_stacks(|s| s.get_mut(&device.serial).and_then(Vec::pop));
+            let result = match popped {
+                None => (
+                    WGPUPopErrorScopeStatus::Error,
+                    WGPUErrorType::NoError,
+                    "PopErrorScope: the error scope stack of this thread is empty".to_string(),
+                ),
+                // A lost device resolves every scope with no error.
+                Some(_) if device.is_lost() => {
+                    (WGPUPopErrorScopeStatus::Success, WGPUErrorType::NoError, String::new())
+                }
+                Some(Scope { error: Some((kind, msg)), .. }) => (WGPUPopErrorScopeStatus::Success, kind, msg),
+                Some(Scope { error: None, .. }) => {
+                    (WGPUPopErrorScopeStatus::Success, WGPUErrorType::NoError, String::new())
+                }
+            };
+            type PopResult = (WGPUPopErrorScopeStatus, WGPUErrorType, String);
+            let (future, completer) = device.instance.registry.register::<PopResult>(mode, Source::Cpu, move |out| {
+                let Some(f) = cb.get() else { return };
+                let (status, kind, message) = match out {
+                    Outcome::Done(r) => r,
+                    Outcome::Cancelled => (
+                        WGPUPopErrorScopeStatus::CallbackCancelled,
+                        WGPUErrorType::NoError,
+                        "the instance was released before the error scope was delivered".into(),
+                    ),
+                };
+                // SAFETY: the application's callback with its userdata.
+                unsafe { f(status, kind, boundary::out_str(&message), ud.u1(), ud.u2()) };
+            });
+            on_reject.disarm();
+            completer.complete(result);
+            Ok(future)
+        },
+    )
 }

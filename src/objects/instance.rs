@@ -13,7 +13,7 @@ use wgpu_core::naga::front::wgsl::ImplementedLanguageExtension;
 
 use crate::abi::*;
 use crate::ffi::boundary::{self, call, refcounted, reject};
-use crate::ffi::callback::{SendFn, UserData};
+use crate::ffi::callback::{call_async, SendFn, UserData};
 use crate::ffi::handle::{Handle, Object};
 use crate::futures::{Completer, DirectSleep, Outcome, Readiness, Registry, Source, WaitRules};
 use crate::objects::adapter::Adapter;
@@ -260,43 +260,63 @@ pub unsafe extern "C" fn wgpuInstanceRequestAdapter(
     options: *const WGPURequestAdapterOptions,
     callback_info: WGPURequestAdapterCallbackInfo,
 ) -> WGPUFuture {
-    call("wgpuInstanceRequestAdapter", WGPUFuture { id: 0 }, || {
-        // SAFETY: the C caller passes a live handle and a valid chain.
-        let (instance, mode) = unsafe {
-            (
-                boundary::arg::<Instance>(instance, "instance")?.arc(),
-                crate::ffi::callback::mode_or_native(
+    call_async(
+        "wgpuInstanceRequestAdapter",
+        {
+            let (cb, ud) = (SendFn(callback_info.callback), UserData(callback_info.userdata1, callback_info.userdata2));
+            move |why: Option<String>| {
+                let Some(f) = cb.get() else { return };
+                let status = if why.is_some() {
+                    WGPURequestAdapterStatus::Error
+                } else {
+                    WGPURequestAdapterStatus::CallbackCancelled
+                };
+                let message =
+                    why.unwrap_or_else(|| "the instance was released before the adapter request was delivered".into());
+                // SAFETY: calling the application's callback with its userdata.
+                unsafe { f(status, std::ptr::null_mut(), boundary::out_str(&message), ud.u1(), ud.u2()) };
+            }
+        },
+        |on_reject| {
+            let cb = SendFn(callback_info.callback);
+            let ud = UserData(callback_info.userdata1, callback_info.userdata2);
+            // SAFETY: the C caller passes a live handle.
+            let handle = unsafe { boundary::arg::<Instance>(instance, "instance")? };
+            on_reject.registry(&handle.registry, Source::Cpu);
+            let instance = handle.arc();
+            // SAFETY: the C caller passes a valid chain.
+            let mode = unsafe {
+                on_reject.mode(
                     callback_info.mode,
                     callback_info.nextInChain,
                     "WGPURequestAdapterCallbackInfo",
-                    crate::futures::Mode::AllowSpontaneous,
-                )?,
-            )
-        };
-        let cb = SendFn(callback_info.callback);
-        let ud = UserData(callback_info.userdata1, callback_info.userdata2);
-        type AdapterResult = Result<Arc<Adapter>, (WGPURequestAdapterStatus, String)>;
-        let (future, completer) = instance.registry.register::<AdapterResult>(mode, Source::Cpu, move |out| {
-            let Some(f) = cb.get() else { return };
-            let (status, adapter, message) = match out {
-                Outcome::Done(Ok(adapter)) => {
-                    (WGPURequestAdapterStatus::Success, Handle::into_raw(adapter), String::new())
-                }
-                Outcome::Done(Err((status, message))) => (status, std::ptr::null_mut(), message),
-                Outcome::Cancelled => (
-                    WGPURequestAdapterStatus::CallbackCancelled,
-                    std::ptr::null_mut(),
-                    "the instance was released before the adapter request was delivered".into(),
-                ),
+                    Some(crate::futures::Mode::AllowSpontaneous),
+                )?
             };
-            // SAFETY: calling the application's callback with its userdata.
-            unsafe { f(status, adapter, boundary::out_str(&message), ud.u1(), ud.u2()) };
-        });
-        // SAFETY: `options` is NULL or valid (caller).
-        let result = unsafe { crate::objects::adapter::request(&instance, options.as_ref()) };
-        completer.complete(result);
-        Ok(future)
-    })
+            type AdapterResult = Result<Arc<Adapter>, (WGPURequestAdapterStatus, String)>;
+            let (future, completer) = instance.registry.register::<AdapterResult>(mode, Source::Cpu, move |out| {
+                let Some(f) = cb.get() else { return };
+                let (status, adapter, message) = match out {
+                    Outcome::Done(Ok(adapter)) => {
+                        (WGPURequestAdapterStatus::Success, Handle::into_raw(adapter), String::new())
+                    }
+                    Outcome::Done(Err((status, message))) => (status, std::ptr::null_mut(), message),
+                    Outcome::Cancelled => (
+                        WGPURequestAdapterStatus::CallbackCancelled,
+                        std::ptr::null_mut(),
+                        "the instance was released before the adapter request was delivered".into(),
+                    ),
+                };
+                // SAFETY: calling the application's callback with its userdata.
+                unsafe { f(status, adapter, boundary::out_str(&message), ud.u1(), ud.u2()) };
+            });
+            on_reject.disarm();
+            // SAFETY: `options` is NULL or valid (caller).
+            let result = unsafe { crate::objects::adapter::request(&instance, options.as_ref()) };
+            completer.complete(result);
+            Ok(future)
+        },
+    )
 }
 
 /// Waits until one of `futures` completes (or the timeout passes), runs the

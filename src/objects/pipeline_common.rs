@@ -66,6 +66,24 @@ pub(crate) type AsyncCallback<P> = Option<
     ),
 >;
 
+/// The callback of a rejected asynchronous creation
+/// (`ffi::callback::call_async`): `ValidationError` with NULL and the
+/// reason, or `CallbackCancelled`.
+pub(crate) fn async_fail<P: Object>(callback: AsyncCallback<P>, userdata: UserData) -> impl crate::ffi::callback::Fail {
+    let cb = SendFn(callback);
+    move |why: Option<String>| {
+        let Some(f) = cb.get() else { return };
+        let status = if why.is_some() {
+            WGPUCreatePipelineAsyncStatus::ValidationError
+        } else {
+            WGPUCreatePipelineAsyncStatus::CallbackCancelled
+        };
+        let message = why.unwrap_or_else(|| "the instance was released before the pipeline was delivered".into());
+        // SAFETY: the application's callback with its userdata.
+        unsafe { f(status, std::ptr::null_mut(), boundary::out_str(&message), userdata.u1(), userdata.u2()) };
+    }
+}
+
 /// Registers the future of an asynchronous creation and completes it at
 /// once (a CPU-timeline future): `Success` with a pipeline the application
 /// owns, or `ValidationError` / `InternalError` with NULL and a message.

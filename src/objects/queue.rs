@@ -6,9 +6,9 @@ use parking_lot::Mutex;
 
 use crate::abi::*;
 use crate::ffi::boundary::{self, call, refcounted, set_label};
-use crate::ffi::callback::{SendFn, UserData};
+use crate::ffi::callback::{call_async, SendFn, UserData};
 use crate::ffi::handle::Object;
-use crate::futures::Outcome;
+use crate::futures::{Outcome, Source};
 use crate::objects::buffer::Buffer;
 use crate::objects::command_buffer::CommandBuffer;
 use crate::objects::device::Device;
@@ -187,34 +187,53 @@ pub unsafe extern "C" fn wgpuQueueOnSubmittedWorkDone(
     queue: WGPUQueue,
     callback_info: WGPUQueueWorkDoneCallbackInfo,
 ) -> WGPUFuture {
-    call("wgpuQueueOnSubmittedWorkDone", WGPUFuture { id: 0 }, || {
-        // SAFETY: the C caller passes a live handle and a valid chain.
-        let (queue, mode) = unsafe {
-            (
-                boundary::arg::<Queue>(queue, "queue")?,
-                crate::ffi::callback::mode_or_native(
+    call_async(
+        "wgpuQueueOnSubmittedWorkDone",
+        {
+            let (cb, ud) = (SendFn(callback_info.callback), UserData(callback_info.userdata1, callback_info.userdata2));
+            move |why: Option<String>| {
+                let Some(f) = cb.get() else { return };
+                let status = if why.is_some() {
+                    WGPUQueueWorkDoneStatus::Error
+                } else {
+                    WGPUQueueWorkDoneStatus::CallbackCancelled
+                };
+                let message = why
+                    .unwrap_or_else(|| "the instance was released before the work-done callback was delivered".into());
+                // SAFETY: the application's callback with its userdata.
+                unsafe { f(status, boundary::out_str(&message), ud.u1(), ud.u2()) };
+            }
+        },
+        |on_reject| {
+            let cb = SendFn(callback_info.callback);
+            let ud = UserData(callback_info.userdata1, callback_info.userdata2);
+            // SAFETY: the C caller passes a live handle.
+            let queue = unsafe { boundary::arg::<Queue>(queue, "queue")? };
+            let device = &queue.device;
+            on_reject.registry(&device.instance.registry, Source::Queue(device.serial));
+            // SAFETY: the C caller passes a valid chain.
+            let mode = unsafe {
+                on_reject.mode(
                     callback_info.mode,
                     callback_info.nextInChain,
                     "WGPUQueueWorkDoneCallbackInfo",
-                    crate::futures::Mode::AllowProcessEvents,
-                )?,
-            )
-        };
-        let device = &queue.device;
-        let cb = SendFn(callback_info.callback);
-        let ud = UserData(callback_info.userdata1, callback_info.userdata2);
-        let callback = move |out: Outcome<()>| {
-            let Some(f) = cb.get() else { return };
-            let (status, message) = match out {
-                Outcome::Done(()) => (WGPUQueueWorkDoneStatus::Success, ""),
-                Outcome::Cancelled => (
-                    WGPUQueueWorkDoneStatus::CallbackCancelled,
-                    "the instance was released before the work-done callback was delivered",
-                ),
+                    Some(crate::futures::Mode::AllowProcessEvents),
+                )?
             };
-            // SAFETY: the application's callback with its userdata.
-            unsafe { f(status, boundary::out_str(message), ud.u1(), ud.u2()) };
-        };
-        Ok(device.work_done.register_future(device, mode, callback))
-    })
+            let callback = move |out: Outcome<()>| {
+                let Some(f) = cb.get() else { return };
+                let (status, message) = match out {
+                    Outcome::Done(()) => (WGPUQueueWorkDoneStatus::Success, ""),
+                    Outcome::Cancelled => (
+                        WGPUQueueWorkDoneStatus::CallbackCancelled,
+                        "the instance was released before the work-done callback was delivered",
+                    ),
+                };
+                // SAFETY: the application's callback with its userdata.
+                unsafe { f(status, boundary::out_str(message), ud.u1(), ud.u2()) };
+            };
+            on_reject.disarm();
+            Ok(device.work_done.register_future(device, mode, callback))
+        },
+    )
 }

@@ -13,7 +13,7 @@ use wgpu_types as wgt;
 use crate::abi::*;
 use crate::conv::shader::Message;
 use crate::ffi::boundary::{self, call, refcounted, set_label, ApiResult};
-use crate::ffi::callback::{SendFn, UserData};
+use crate::ffi::callback::{call_async, SendFn, UserData};
 use crate::ffi::chain::Chain;
 use crate::ffi::handle::{Handle, Object};
 use crate::futures::{Outcome, Source};
@@ -246,36 +246,51 @@ pub unsafe extern "C" fn wgpuShaderModuleGetCompilationInfo(
     shader_module: WGPUShaderModule,
     callback_info: WGPUCompilationInfoCallbackInfo,
 ) -> WGPUFuture {
-    call("wgpuShaderModuleGetCompilationInfo", WGPUFuture { id: 0 }, || {
-        // SAFETY: the C caller passes a live handle.
-        let module = unsafe { boundary::arg::<ShaderModule>(shader_module, "shaderModule") }?;
-        // SAFETY: the callback info's chain is valid (caller).
-        let mode = unsafe {
-            crate::ffi::callback::mode_or_native(
-                callback_info.mode,
-                callback_info.nextInChain,
-                "WGPUCompilationInfoCallbackInfo",
-                crate::futures::Mode::AllowSpontaneous,
-            )
-        }?;
-        let cb = SendFn(callback_info.callback);
-        let ud = UserData(callback_info.userdata1, callback_info.userdata2);
-        let registry = &module.device.instance.registry;
-        let (future, completer) = registry.register::<Arc<[Message]>>(mode, Source::Cpu, move |out| {
-            // Whole-value uses: the closure owns `cb` and `ud` (Send), not
-            // their fields.
-            let (cb, ud) = (cb, ud);
-            let Some(f) = cb.get() else { return };
-            match out {
-                // SAFETY: the application's callback.
-                Outcome::Done(messages) => unsafe { deliver(f, &messages, ud) },
-                // SAFETY: the application's callback; no info when cancelled.
-                Outcome::Cancelled => unsafe {
-                    f(WGPUCompilationInfoRequestStatus::CallbackCancelled, std::ptr::null(), ud.u1(), ud.u2())
-                },
+    call_async(
+        "wgpuShaderModuleGetCompilationInfo",
+        {
+            let (cb, ud) = (SendFn(callback_info.callback), UserData(callback_info.userdata1, callback_info.userdata2));
+            // The status has no error value: a rejected request gets
+            // CallbackCancelled and no info.
+            move |_why: Option<String>| {
+                let Some(f) = cb.get() else { return };
+                // SAFETY: the application's callback; no info.
+                unsafe { f(WGPUCompilationInfoRequestStatus::CallbackCancelled, std::ptr::null(), ud.u1(), ud.u2()) };
             }
-        });
-        completer.complete(module.messages.clone());
-        Ok(future)
-    })
+        },
+        |on_reject| {
+            let cb = SendFn(callback_info.callback);
+            let ud = UserData(callback_info.userdata1, callback_info.userdata2);
+            // SAFETY: the C caller passes a live handle.
+            let module = unsafe { boundary::arg::<ShaderModule>(shader_module, "shaderModule") }?;
+            let registry = &module.device.instance.registry;
+            on_reject.registry(registry, Source::Cpu);
+            // SAFETY: the callback info's chain is valid (caller).
+            let mode = unsafe {
+                on_reject.mode(
+                    callback_info.mode,
+                    callback_info.nextInChain,
+                    "WGPUCompilationInfoCallbackInfo",
+                    Some(crate::futures::Mode::AllowSpontaneous),
+                )
+            }?;
+            let (future, completer) = registry.register::<Arc<[Message]>>(mode, Source::Cpu, move |out| {
+                // Whole-value uses: the closure owns `cb` and `ud` (Send), not
+                // their fields.
+                let (cb, ud) = (cb, ud);
+                let Some(f) = cb.get() else { return };
+                match out {
+                    // SAFETY: the application's callback.
+                    Outcome::Done(messages) => unsafe { deliver(f, &messages, ud) },
+                    // SAFETY: the application's callback; no info when cancelled.
+                    Outcome::Cancelled => unsafe {
+                        f(WGPUCompilationInfoRequestStatus::CallbackCancelled, std::ptr::null(), ud.u1(), ud.u2())
+                    },
+                }
+            });
+            on_reject.disarm();
+            completer.complete(module.messages.clone());
+            Ok(future)
+        },
+    )
 }

@@ -22,7 +22,7 @@ use super::range::Ranges;
 use super::Buffer;
 use crate::abi::*;
 use crate::ffi::boundary::{self, reject, ApiResult};
-use crate::ffi::callback::{SendFn, UserData};
+use crate::ffi::callback::{Fail, OnReject, SendFn, UserData};
 use crate::futures::{Completer, Outcome, Source};
 
 type MapResult = (WGPUMapAsyncStatus, String);
@@ -293,7 +293,22 @@ fn dangling() -> *mut u8 {
     std::ptr::NonNull::<u128>::dangling().as_ptr().cast()
 }
 
-/// `wgpuBufferMapAsync` (and `wgpuBufferMapAsync2`).
+/// The callback of a rejected `wgpuBufferMapAsync`
+/// (`ffi::callback::call_async`): `Error` with the reason, or
+/// `CallbackCancelled`.
+pub(crate) fn map_fail(info: &WGPUBufferMapCallbackInfo) -> impl Fail {
+    let (cb, ud) = (SendFn(info.callback), UserData(info.userdata1, info.userdata2));
+    move |why: Option<String>| {
+        let Some(f) = cb.get() else { return };
+        let status = if why.is_some() { WGPUMapAsyncStatus::Error } else { WGPUMapAsyncStatus::CallbackCancelled };
+        let message = why.unwrap_or_else(|| "the instance was released before the map callback was delivered".into());
+        // SAFETY: the application's callback with its userdata.
+        unsafe { f(status, boundary::out_str(&message), ud.u1(), ud.u2()) };
+    }
+}
+
+/// `wgpuBufferMapAsync` (and `wgpuBufferMapAsync2`), inside
+/// `call_async` with [`map_fail`].
 ///
 /// # Safety
 /// `buffer` is a live buffer; the callback info's chain is valid.
@@ -303,19 +318,22 @@ pub(crate) unsafe fn map_async(
     offset: usize,
     size: usize,
     info: WGPUBufferMapCallbackInfo,
+    on_reject: &mut OnReject<'_, impl Fail>,
 ) -> ApiResult<WGPUFuture> {
     // SAFETY: forwarded from the caller.
-    let (buffer, cb_mode) = unsafe {
-        (
-            boundary::arg::<Buffer>(buffer, "buffer")?.arc(),
-            crate::ffi::callback::mode_or_native(
-                info.mode,
-                info.nextInChain,
-                "WGPUBufferMapCallbackInfo",
-                crate::futures::Mode::AllowProcessEvents,
-            )?,
-        )
+    let handle = unsafe { boundary::arg::<Buffer>(buffer, "buffer")? };
+    on_reject.registry(&handle.device.instance.registry, Source::Queue(handle.device.serial));
+    let buffer = handle.arc();
+    // SAFETY: forwarded from the caller.
+    let cb_mode = unsafe {
+        on_reject.mode(
+            info.mode,
+            info.nextInChain,
+            "WGPUBufferMapCallbackInfo",
+            Some(crate::futures::Mode::AllowProcessEvents),
+        )?
     };
+    on_reject.disarm();
     let device = buffer.device.clone();
     let generation = GENERATION.fetch_add(1, Ordering::Relaxed);
     let cb = SendFn(info.callback);

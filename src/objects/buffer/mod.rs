@@ -14,8 +14,8 @@ use crate::ffi::boundary::{self, call, refcounted, set_label};
 use crate::ffi::handle::{Handle, Object};
 use crate::objects::device::Device;
 
-pub(crate) use map::map_async;
 use map::MapState;
+pub(crate) use map::{map_async, map_fail};
 
 /// A `WGPUBuffer`.
 #[repr(C)]
@@ -265,9 +265,9 @@ pub unsafe extern "C" fn wgpuBufferMapAsync(
     size: usize,
     callback_info: WGPUBufferMapCallbackInfo,
 ) -> WGPUFuture {
-    call("wgpuBufferMapAsync", WGPUFuture { id: 0 }, || {
+    crate::ffi::callback::call_async("wgpuBufferMapAsync", map_fail(&callback_info), |on_reject| {
         // SAFETY: forwarded from the C caller.
-        unsafe { map_async(buffer, mode, offset, size, callback_info) }
+        unsafe { map_async(buffer, mode, offset, size, callback_info, on_reject) }
     })
 }
 

@@ -1,0 +1,287 @@
+#!/usr/bin/env python3
+"""Mechanical checks of the documentation, run by scripts/test.sh.
+
+1. Every relative link in README.md, the other top-level *.md files and
+   docs/*.md points at a file or folder that exists, and every `#anchor`
+   (in the same page or another Markdown page) names a heading there, as
+   GitHub turns headings into anchors.
+2. Every environment variable the code reads appears in the first column
+   of README.md's "Environment variables" table. "The code" is: the Rust
+   sources (`env::var("X")`, `env::var_os("X")`) of src/ and build.rs; the
+   shell scripts in scripts/ and benches/ (`${X:-...}`, `${X-...}`,
+   `${X+...}`, `${X:+...}`, `${X:=...}`: a variable read with a default is one
+   a user may set); `os.environ.get("X")` / `os.environ["X"]` /
+   `os.getenv("X")` in the Python of benches/, tools/ and examples/; and
+   `getenv("X")` in the C of examples/ and benches/. Variables that belong to
+   the system rather than to this project (IGNORED) are left out.
+3. Every test the pages name exists: a C test `group.rule` (in backticks,
+   `group` a folder of ffi-tests/) is a file ffi-tests/group/rule.c or .cpp
+   or an `add_test(NAME ...)` of a CMakeLists.txt there; a Rust test
+   `...tests::name` is a `fn name` in src/.
+
+    python3 tools/check_docs.py [--root DIR]
+    python3 tools/check_docs.py --self-test
+
+Exits 0 when everything holds; otherwise prints one line per problem and
+exits 1. `--self-test` runs the checks on small trees made for the purpose
+(a broken link, a broken anchor, a missing variable, and a tree without
+problems) and exits 1 unless each is judged as it should be.
+"""
+
+import argparse
+import re
+import sys
+import tempfile
+import unicodedata
+from pathlib import Path
+
+# Read by the code, but the system's: documented by their owners.
+IGNORED = {
+    "CARGO_MANIFEST_DIR",  # set by Cargo for build.rs
+    "OUT_DIR",  # set by Cargo for build.rs
+    "CC",  # the C compiler, as everywhere
+    "TMPDIR",  # the temporary folder, as everywhere
+    "DISPLAY",  # the X server, as everywhere
+    "HOME",
+    "PATH",
+    "RUST_BACKTRACE",  # Rust's own
+    "CARGO_NET_RETRY",  # Cargo's own
+    "CARGO_TERM_COLOR",  # Cargo's own
+    "BASH_SOURCE",
+}
+
+LINK = re.compile(r"!?\[(?:[^\[\]]|\[[^\]]*\])*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
+HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
+RUST_ENV = re.compile(r"env::var(?:_os)?\(\s*\"([A-Z][A-Z0-9_]*)\"")
+SHELL_ENV = re.compile(r"\$\{([A-Z][A-Z0-9_]*)(?::-|-|\+|:\+|:=)")
+PY_ENV = re.compile(r"os\.(?:environ\.get\(|environ\[|getenv\()\s*[\"']([A-Z][A-Z0-9_]*)[\"']")
+C_ENV = re.compile(r"\bgetenv\(\s*\"([A-Z][A-Z0-9_]*)\"")
+
+
+def strip_code(text):
+    """The text with fenced code blocks blanked (lines kept) and inline code
+    spans removed, so that links inside code are not taken for links."""
+    out = []
+    fence = None
+    for line in text.split("\n"):
+        m = re.match(r"^\s*(```+|~~~+)", line)
+        if m:
+            if fence is None:
+                fence = m.group(1)[0] * 3
+            elif line.strip().startswith(fence):
+                fence = None
+            out.append("")
+            continue
+        if fence is not None:
+            out.append("")
+            continue
+        out.append(re.sub(r"(`+)(.+?)\1", "", line))
+    return "\n".join(out)
+
+
+def slug(heading):
+    """GitHub's anchor for a heading: lower case, inline markup dropped,
+    punctuation other than '-' and '_' removed, spaces turned into '-'."""
+    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", heading)  # links: their text
+    text = text.replace("`", "").replace("*", "")
+    text = text.strip().lower()
+    kept = []
+    for ch in text:
+        cat = unicodedata.category(ch)
+        if ch in "-_" or cat[0] in "LN" or cat == "Mn":
+            kept.append(ch)
+        elif ch == " ":
+            kept.append("-")
+    return "".join(kept)
+
+
+def anchors(path, cache):
+    if path not in cache:
+        names = set()
+        seen = {}
+        in_fence = False
+        for line in path.read_text(encoding="utf-8").split("\n"):
+            if re.match(r"^\s*(```|~~~)", line):
+                in_fence = not in_fence
+                continue
+            if in_fence:
+                continue
+            m = HEADING.match(line)
+            if not m:
+                continue
+            base = slug(m.group(2))
+            n = seen.get(base, 0)
+            seen[base] = n + 1
+            names.add(base if n == 0 else f"{base}-{n}")
+        cache[path] = names
+    return cache[path]
+
+
+def doc_files(root):
+    files = sorted(root.glob("*.md")) + sorted((root / "docs").glob("*.md"))
+    return [f for f in files if f.is_file()]
+
+
+def check_links(root):
+    problems = []
+    cache = {}
+    for page in doc_files(root):
+        text = strip_code(page.read_text(encoding="utf-8"))
+        for lineno, line in enumerate(text.split("\n"), 1):
+            for m in LINK.finditer(line):
+                target = m.group(1)
+                if re.match(r"^[a-z][a-z0-9+.-]*:", target):  # http:, https:, mailto:
+                    continue
+                where = f"{page.relative_to(root)}:{lineno}"
+                path_part, _, anchor = target.partition("#")
+                dest = (page.parent / path_part).resolve() if path_part else page
+                if path_part and not dest.exists():
+                    problems.append(f"{where}: link to {target}: {path_part} does not exist")
+                    continue
+                if anchor:
+                    if dest.is_dir() or dest.suffix != ".md":
+                        problems.append(f"{where}: link to {target}: an anchor into a file that is not Markdown")
+                    elif anchor not in anchors(dest, cache):
+                        problems.append(f"{where}: link to {target}: no heading with anchor #{anchor} in "
+                                        f"{dest.relative_to(root) if dest.is_relative_to(root) else dest}")
+    return problems
+
+
+def variables_read(root):
+    """{name: first place it is read}."""
+    found = {}
+
+    def scan(paths, pattern):
+        for path in paths:
+            if not path.is_file():
+                continue
+            text = path.read_text(encoding="utf-8", errors="replace")
+            for lineno, line in enumerate(text.split("\n"), 1):
+                for m in pattern.finditer(line):
+                    found.setdefault(m.group(1), f"{path.relative_to(root)}:{lineno}")
+
+    scan(sorted((root / "src").rglob("*.rs")) + [root / "build.rs"], RUST_ENV)
+    scan(sorted((root / "scripts").glob("*.sh")) + sorted((root / "benches").glob("*.sh")), SHELL_ENV)
+    py = [p for d in ("benches", "tools", "examples") for p in sorted((root / d).rglob("*.py"))]
+    scan([p for p in py if p.name != "check_docs.py"], PY_ENV)
+    c = [p for d in ("benches", "examples") for ext in ("*.c", "*.h") for p in sorted((root / d).rglob(ext))]
+    scan(c, C_ENV)
+    return {k: v for k, v in found.items() if k not in IGNORED}
+
+
+def documented_variables(root):
+    readme = root / "README.md"
+    if not readme.is_file():
+        return None
+    names = set()
+    in_section = False
+    for line in readme.read_text(encoding="utf-8").split("\n"):
+        if line.startswith("## "):
+            in_section = line.strip() == "## Environment variables"
+            continue
+        if in_section and line.startswith("|"):
+            first = line.split("|")[1]
+            names.update(re.findall(r"`([A-Z][A-Z0-9_]*)`", first))
+    return names
+
+
+def check_variables(root):
+    documented = documented_variables(root)
+    if documented is None:
+        return ["README.md is missing"]
+    if not documented:
+        return ["README.md has no \"## Environment variables\" table"]
+    return [f"{where}: reads {name}, which README.md's environment variable table does not list"
+            for name, where in sorted(variables_read(root).items()) if name not in documented]
+
+
+def check_tests(root):
+    tests_dir = root / "ffi-tests"
+    if not tests_dir.is_dir():
+        return []
+    groups = sorted(p.name for p in tests_dir.iterdir() if p.is_dir())
+    names = {f"{f.parent.name}.{f.stem}" for ext in ("*.c", "*.cpp") for f in tests_dir.glob(f"*/{ext}")}
+    for cmake in tests_dir.rglob("CMakeLists.txt"):
+        names.update(re.findall(r'add_test\(NAME\s+"?([A-Za-z0-9_.]+)', cmake.read_text(encoding="utf-8")))
+    rust = "\n".join(p.read_text(encoding="utf-8") for p in (root / "src").rglob("*.rs"))
+    c_test = re.compile(r"`((?:%s)\.[A-Za-z0-9_]+)`" % "|".join(map(re.escape, groups))) if groups else None
+    rust_test = re.compile(r"`(?:[A-Za-z_][A-Za-z0-9_]*::)*tests::([a-z_0-9]+)`")
+    problems = []
+    for page in doc_files(root):
+        for lineno, line in enumerate(page.read_text(encoding="utf-8").split("\n"), 1):
+            where = f"{page.relative_to(root)}:{lineno}"
+            for m in c_test.finditer(line) if c_test else ():
+                name = m.group(1)
+                if name.rsplit(".", 1)[1] in ("rs", "c", "h", "md", "py", "txt", "sh"):
+                    continue  # a file name, not a test
+                if name not in names:
+                    problems.append(f"{where}: names the C test {name}, which does not exist")
+            for m in rust_test.finditer(line):
+                if not re.search(r"\bfn %s\b" % re.escape(m.group(1)), rust):
+                    problems.append(f"{where}: names the unit test {m.group(0)}, which does not exist")
+    return problems
+
+
+def check(root):
+    return check_links(root) + check_variables(root) + check_tests(root)
+
+
+def self_test():
+    """Each bad tree must fail with the expected problem; the good one pass."""
+    good_readme = ("# T\n\nSee [the guide](docs/G.md#a-b-c) and [here](#environment-variables).\n\n"
+                   "```sh\n[not a link](nowhere.md)\n```\n\n## Environment variables\n\n"
+                   "| Variable | Meaning |\n|---|---|\n| `T_ONE`, `T_TWO` | x |\n")
+    trees = {
+        "good": ({}, None),
+        "broken link": ({"README.md": good_readme.replace("docs/G.md", "docs/Missing.md")}, "does not exist"),
+        "broken anchor": ({"docs/G.md": "# Guide\n\n## A, b: `c`\n\n[back](../README.md#nothing-here)\n"},
+                          "no heading with anchor #nothing-here"),
+        "missing variable": ({"scripts/x.sh": 'echo "${T_ONE:-}${T_THREE:-1}"\n'}, "reads T_THREE"),
+        "missing test": ({"docs/G.md": "# Guide\n\n## A, b: `c`\n\nTests: `grp.there`, `grp.gone`.\n"},
+                         "names the C test grp.gone"),
+    }
+    base = {
+        "README.md": good_readme,
+        "docs/G.md": "# Guide\n\n## A, b: `c`\n\n[back](../README.md#environment-variables)\n",
+        "src/lib.rs": 'fn f() { let _ = std::env::var("T_TWO"); }\n',
+        "scripts/x.sh": 'echo "${T_ONE:-}"\n',
+        "ffi-tests/grp/there.c": "int main(void) { return 0; }\n",
+    }
+    failures = 0
+    for name, (changes, expected) in trees.items():
+        with tempfile.TemporaryDirectory() as tmp:
+            root = Path(tmp)
+            for rel, text in {**base, **changes}.items():
+                (root / rel).parent.mkdir(parents=True, exist_ok=True)
+                (root / rel).write_text(text, encoding="utf-8")
+            problems = check(root)
+            ok = not problems if expected is None else any(expected in p for p in problems)
+            print(f"self-test {name}: {'ok' if ok else 'WRONG'} ({len(problems)} problem(s))")
+            for p in problems:
+                print(f"    {p}")
+            failures += not ok
+    return 1 if failures else 0
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--root", type=Path, default=Path(__file__).resolve().parent.parent)
+    parser.add_argument("--self-test", action="store_true", help="check that the checks catch what they should")
+    args = parser.parse_args()
+    if args.self_test:
+        return self_test()
+    root = args.root.resolve()
+    problems = check(root)
+    for p in problems:
+        print(p)
+    pages = len(doc_files(root))
+    if problems:
+        print(f"check_docs: {len(problems)} problem(s) in {pages} pages")
+        return 1
+    print(f"check_docs: {pages} pages, every link resolves and every test named exists; "
+          f"{len(variables_read(root))} environment variables read by the code, all in README.md's table")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
