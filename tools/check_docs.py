@@ -39,6 +39,7 @@ from pathlib import Path
 IGNORED = {
     "CARGO_MANIFEST_DIR",  # set by Cargo for build.rs
     "OUT_DIR",  # set by Cargo for build.rs
+    "CARGO_CFG_TARGET_OS",  # set by Cargo for build.rs
     "CC",  # the C compiler, as everywhere
     "TMPDIR",  # the temporary folder, as everywhere
     "DISPLAY",  # the X server, as everywhere
