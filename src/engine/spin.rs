@@ -32,7 +32,7 @@ use std::time::{Duration, Instant};
 
 /// How much earlier than the predicted end of a long wait the thread wakes
 /// from its driver sleep to spin the end out, in caps (the wake rung).
-const LEAD_CAPS: u64 = 4;
+const LEAD_CAPS: u64 = 3;
 
 /// The default cap on GPUs.
 pub(crate) const DEFAULT_GPU_CAP_NS: u64 = 50_000;
