@@ -18,10 +18,9 @@ use wgpu_core::pipeline::{
 use crate::abi::*;
 use crate::conv::render as conv;
 use crate::ffi::boundary::{self, call, refcounted, set_label, ApiResult};
-use crate::ffi::callback::{call_async, UserData};
+use crate::ffi::callback::UserData;
 use crate::ffi::chain;
 use crate::ffi::handle::{Handle, Object};
-use crate::futures::Source;
 use crate::objects::device::Device;
 use crate::objects::pipeline_layout::PipelineLayout;
 use crate::objects::shader_module::ShaderModule;
@@ -314,45 +313,28 @@ pub unsafe extern "C" fn wgpuDeviceCreateRenderPipelineAsync(
     descriptor: *const WGPURenderPipelineDescriptor,
     callback_info: WGPUCreateRenderPipelineAsyncCallbackInfo,
 ) -> WGPUFuture {
-    call_async(
-        "wgpuDeviceCreateRenderPipelineAsync",
-        crate::objects::pipeline_common::async_fail::<RenderPipeline>(
-            callback_info.callback,
-            UserData(callback_info.userdata1, callback_info.userdata2),
-        ),
-        |on_reject| {
-            let userdata = UserData(callback_info.userdata1, callback_info.userdata2);
-            // SAFETY: the C caller passes a live device.
-            let handle = unsafe { boundary::arg::<Device>(device, "device")? };
-            on_reject.registry(&handle.instance.registry, Source::Cpu);
-            let device = handle.arc();
-            // SAFETY: the C caller passes a valid callback info chain.
-            let mode = unsafe {
-                on_reject.mode(
-                    callback_info.mode,
-                    callback_info.nextInChain,
-                    "WGPUCreateRenderPipelineAsyncCallbackInfo",
-                    Some(crate::futures::Mode::AllowSpontaneous),
-                )?
-            };
-            // SAFETY: the C caller passes NULL or a valid descriptor.
-            let desc = unsafe { boundary::ptr_arg(descriptor, "descriptor")? };
-            // SAFETY: as above.
-            let label = unsafe { boundary::label_arg(desc.label, "label")? };
-            // SAFETY: the descriptor's contents are valid (caller).
-            let read = unsafe { read_descriptor(desc, &label) }?;
-            let (pipeline, failure) = create(&device, label.clone(), read);
-            on_reject.disarm();
-            Ok(crate::objects::pipeline_common::complete_async(
-                &device,
-                mode,
-                callback_info.callback,
-                userdata,
-                pipeline,
-                failure,
-            ))
-        },
-    )
+    let info = crate::objects::pipeline_common::AsyncInfo {
+        next: callback_info.nextInChain,
+        mode: callback_info.mode,
+        callback: callback_info.callback,
+        userdata: UserData(callback_info.userdata1, callback_info.userdata2),
+    };
+    let build = |device: &Arc<Device>, desc: &WGPURenderPipelineDescriptor, label: &str| {
+        // SAFETY: the descriptor's contents are valid (caller).
+        let read = unsafe { read_descriptor(desc, label) }?;
+        Ok(create(device, label.to_owned(), read))
+    };
+    // SAFETY: forwarded from the C caller (see above).
+    unsafe {
+        crate::objects::pipeline_common::create_async(
+            "wgpuDeviceCreateRenderPipelineAsync",
+            "WGPUCreateRenderPipelineAsyncCallbackInfo",
+            device,
+            descriptor,
+            info,
+            build,
+        )
+    }
 }
 
 /// The bind group layout of group `group_index` of the pipeline (a new
