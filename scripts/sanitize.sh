@@ -5,9 +5,12 @@
 #   scripts/sanitize.sh [CTEST_ARGS...]
 #
 # The library is built with the nightly toolchain and -Zsanitizer=address
-# (into target-asan/, so the normal build is left alone); the C tests are
-# built with gcc -fsanitize=address,undefined against it (build/ffi-tests-asan)
-# and run with LeakSanitizer on. Any report fails the run.
+# (into target-asan/, so the normal build is left alone), with the test-only
+# feature fault-injection (inert unless WGPU_SHIM_FAULT is set), so the
+# fault.* tests (label `fault`) run here too; the C tests are built with gcc
+# -fsanitize=address,undefined against it (build/ffi-tests-asan) and run with
+# LeakSanitizer on. Any report fails the run. UBSan covers the C side (Rust
+# has no UBSan); ASan covers both.
 #
 # Suppressions (scripts/sanitizers/asan.supp): only for frames of the Vulkan
 # driver and loader, never for wgpu-shim or wgpu-core; each says why. No leak
@@ -53,7 +56,7 @@ echo "ASan runtime: $libasan"
 
 section "sanitize: library (cargo +nightly, -Zsanitizer=address)"
 RUSTFLAGS="-Zsanitizer=address -Cforce-frame-pointers=yes" \
-  cargo +nightly build --release --target "$triple" --target-dir target-asan || exit 1
+  cargo +nightly build --release --features fault-injection --target "$triple" --target-dir target-asan || exit 1
 
 section "sanitize: C tests (-fsanitize=address,undefined)"
 flags="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
@@ -66,7 +69,7 @@ for v in wgpu-py-venv:WGPU_PY_VENV pygfx-venv:WGPU_PYGFX_VENV; do
 done
 cmake -S ffi-tests -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWGPU_SHIM_LIB_DIR="$lib_dir" \
   -DCMAKE_C_FLAGS="$flags" -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
-  -DWGPU_SHIM_TEST_PYTHON_ENV="$python_env" -DWGPU_SHIM_TEST_TIMEOUT=300 >/dev/null &&
+  -DWGPU_SHIM_TEST_PYTHON_ENV="$python_env" -DWGPU_SHIM_TEST_TIMEOUT=300 -DWGPU_SHIM_FAULT_TESTS=ON >/dev/null &&
   cmake --build "$build" -j "$jobs" >/dev/null || exit 1
 
 section "sanitize: CTest under ASan + UBSan"

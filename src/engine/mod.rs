@@ -8,9 +8,11 @@
 //!   ladder's first rung).
 //! - [`tracking`]: the ever-mapped buffers `wgpuDeviceDestroy` unmaps.
 //! - [`drivers`]: keeps drivers loaded until the process exits.
+//! - [`fault`]: test-only fault injection (feature `fault-injection`).
 
 pub(crate) mod direct_wait;
 pub(crate) mod drivers;
+pub(crate) mod fault;
 pub(crate) mod progress;
 pub(crate) mod spin;
 pub(crate) mod tracking;
