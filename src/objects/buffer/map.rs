@@ -207,7 +207,15 @@ impl Buffer {
             match self.device.global().buffer_get_mapped_range(self.id, offset, Some(size)) {
                 Ok((ptr, _)) => Memory::Core(ptr.as_ptr()),
                 Err(err) => {
-                    log::error!(target: "wgpu_shim", "map: {}", crate::conv::describe(&err));
+                    // An unmap or destroy on another thread since the check
+                    // above aborted this map: that is not an error.
+                    let aborted = !matches!(&self.state.lock().phase,
+                        Phase::Pending { generation: g, .. } if *g == generation);
+                    if aborted {
+                        log::debug!(target: "wgpu_shim", "map aborted while being delivered: {err}");
+                    } else {
+                        log::error!(target: "wgpu_shim", "map: {}", crate::conv::describe(&err));
+                    }
                     return false;
                 }
             }
