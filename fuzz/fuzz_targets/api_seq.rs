@@ -266,10 +266,12 @@ impl State<'_> {
         }
     }
 
-    /// Ends a pending map's model on unmap or destroy.
-    fn abort_map(&mut self, i: usize) {
+    /// Ends a pending map's model on unmap or destroy; `was_pending`: the
+    /// buffer's real state just before was Pending (a map that failed
+    /// validation may already be back to Unmapped: its Error stands).
+    fn abort_map(&mut self, i: usize, was_pending: bool) {
         if let Some(p) = self.slots[i].map.take() {
-            if !self.pending[p].rec.fired() {
+            if !self.pending[p].rec.fired() && was_pending {
                 self.pending[p].aborted = true;
             }
             if self.pending[p].rec.mode == WGPUCallbackMode::AllowSpontaneous {
@@ -385,13 +387,15 @@ impl State<'_> {
             }
             5 => {
                 let Some(i) = self.slot_pick(b) else { return };
+                let was_pending = self.map_state(i) == WGPUBufferMapState::Pending;
                 wgpuBufferUnmap(self.slots[i].buffer);
-                self.abort_map(i);
+                self.abort_map(i, was_pending);
             }
             6 => {
                 let Some(i) = self.slot_pick(b) else { return };
+                let was_pending = self.map_state(i) == WGPUBufferMapState::Pending;
                 wgpuBufferDestroy(self.slots[i].buffer);
-                self.abort_map(i);
+                self.abort_map(i, was_pending);
                 self.slots[i].destroyed = true;
             }
             7 => {
@@ -529,13 +533,16 @@ impl State<'_> {
             _ => {
                 if b.u8() == 255 && b.u8() > 250 {
                     // Rarely: the device dies with everything in flight.
+                    let was: Vec<bool> = (0..self.slots.len())
+                        .map(|i| self.slots[i].refs > 0 && self.map_state(i) == WGPUBufferMapState::Pending)
+                        .collect();
                     wgpuDeviceDestroy(dev);
                     self.lost = true;
                     // Destroying the device destroys every buffer: each is
                     // Unmapped, its pending map Aborted.
                     for i in 0..self.slots.len() {
                         if self.slots[i].refs > 0 {
-                            self.abort_map(i);
+                            self.abort_map(i, was[i]);
                             self.slots[i].destroyed = true;
                         }
                     }
