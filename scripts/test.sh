@@ -15,6 +15,16 @@
 #   demo        examples/ built through the CMake package (wgpu_shim::wgpu_shim) and run
 #   demo-static the same against wgpu_shim::wgpu_shim_static, and run
 #   bench-smoke benches/smoke.sh: the benchmark program's smoke pass
+#   soak        stress.soak for 25 s with 16 threads (the long run: docs/RELIABILITY.md)
+#   sanitize    scripts/sanitize.sh: every C test and the fault-injection tests
+#               under ASan + UBSan (nightly toolchain)
+#   valgrind    scripts/valgrind.sh: the CI subset of the C tests under memcheck
+#   fuzz        scripts/fuzz.sh 45: each fuzz target for 45 s over the committed
+#               corpus (nightly toolchain, cargo-fuzz)
+#
+# The last three need tools that scripts/test.sh does not install (the nightly
+# toolchain, cargo-fuzz, valgrind; .ci/run installs them): without them the
+# step is reported SKIP, except under CI=true, where it fails.
 #
 # The GPU steps run on lavapipe unless WGPU_SHIM_ICD / VK_ICD_FILENAMES say
 # otherwise (scripts/env.sh).
@@ -190,6 +200,42 @@ else
     skip "$name" "cargo build --release failed"
   done
 fi
+
+# tool_step NAME DESCRIPTION CHECK HINT COMMAND...: a step that needs a tool
+# (CHECK is a command that succeeds when it is there): SKIP without it, FAIL
+# under CI=true.
+tool_step() {
+  local name="$1" description="$2" check="$3" hint="$4"
+  shift 4
+  if bash -c "$check" >/dev/null 2>&1; then
+    step "$name" "$description" "$@"
+  elif [ "${CI:-}" = true ]; then
+    step "$name" "$description" sh -c "echo 'missing: $hint' >&2; exit 1"
+  else
+    skip "$name" "missing: $hint"
+  fi
+}
+
+# shellcheck disable=SC2317 # called through step "$@"
+soak_short() {
+  run build/ffi-tests/stress.soak 25 16
+}
+
+if [ "$library_built" -eq 1 ]; then
+  step soak "soak test, short (stress.soak: 25 s, 16 threads)" soak_short
+else
+  skip soak "cargo build --release failed"
+fi
+tool_step sanitize "C tests and fault-injection tests under ASan + UBSan (scripts/sanitize.sh)" \
+  "cargo +nightly --version" "the nightly toolchain (rustup toolchain install nightly)" scripts/sanitize.sh
+if [ "$library_built" -eq 1 ]; then
+  tool_step valgrind "C tests under valgrind memcheck, CI subset (scripts/valgrind.sh)" \
+    "command -v valgrind" "valgrind (apt-get install valgrind)" scripts/valgrind.sh
+else
+  skip valgrind "cargo build --release failed"
+fi
+tool_step fuzz "fuzz targets, 45 s each over the committed corpus (scripts/fuzz.sh 45)" \
+  "cargo +nightly fuzz --version" "cargo-fuzz on nightly (cargo install cargo-fuzz)" scripts/fuzz.sh 45
 
 print_summary
 exit "$failed"

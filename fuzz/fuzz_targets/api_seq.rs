@@ -380,9 +380,16 @@ impl State<'_> {
                 let want_error = was != Model::Unmapped && !self.lost && s.valid;
                 self.pending.push(Pending { future, rec, map: None, aborted: false, want_error });
                 if was == Model::Unmapped {
-                    self.pending[p].map = Some((i, expect));
-                    self.slots[i].state = Model::Pending;
-                    self.slots[i].map = Some(p);
+                    if expect != Expect::Success && self.map_state(i) == WGPUBufferMapState::Unmapped {
+                        // Failed validation at once: back to Unmapped
+                        // already, the callback (Error) still to come; the
+                        // buffer can be mapped again meanwhile.
+                        self.pending[p].want_error = expect == Expect::Error;
+                    } else {
+                        self.pending[p].map = Some((i, expect));
+                        self.slots[i].state = Model::Pending;
+                        self.slots[i].map = Some(p);
+                    }
                 }
             }
             5 => {
