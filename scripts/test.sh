@@ -19,7 +19,7 @@
 #   sanitize    scripts/sanitize.sh: every C test and the fault-injection tests
 #               under ASan + UBSan (nightly toolchain)
 #   valgrind    scripts/valgrind.sh: the CI subset of the C tests under memcheck
-#   fuzz        scripts/fuzz.sh 45: each fuzz target for 45 s over the committed
+#   fuzz        scripts/fuzz.sh 30: each fuzz target for 30 s over the committed
 #               corpus (nightly toolchain, cargo-fuzz)
 #
 # The last three need tools that scripts/test.sh does not install (the nightly
@@ -234,8 +234,8 @@ if [ "$library_built" -eq 1 ]; then
 else
   skip valgrind "cargo build --release failed"
 fi
-tool_step fuzz "fuzz targets, 45 s each over the committed corpus (scripts/fuzz.sh 45)" \
-  "cargo +nightly fuzz --version" "cargo-fuzz on nightly (cargo install cargo-fuzz)" scripts/fuzz.sh 45
+tool_step fuzz "fuzz targets, 30 s each over the committed corpus (scripts/fuzz.sh 30)" \
+  "cargo +nightly fuzz --version" "cargo-fuzz on nightly (cargo install cargo-fuzz)" scripts/fuzz.sh 30
 
 print_summary
 exit "$failed"

@@ -211,7 +211,8 @@ impl State<'_> {
                 };
                 self.check(seen == 0 || seen == want.0, "map state inside the map callback");
             }
-            self.slots[slot].state = if status == WGPUMapAsyncStatus::Success { Model::Mapped } else { Model::Unmapped };
+            self.slots[slot].state =
+                if status == WGPUMapAsyncStatus::Success { Model::Mapped } else { Model::Unmapped };
             self.slots[slot].map = None;
         }
         for (i, s) in self.slots.iter().enumerate() {
@@ -353,7 +354,8 @@ impl State<'_> {
                 info.callback = Some(on_map);
                 info.userdata1 = (&*rec as *const Rec).cast_mut().cast();
                 let s = &self.slots[i];
-                let range = if size == WGPU_WHOLE_MAP_SIZE { s.size.saturating_sub(offset as u64) } else { size as u64 };
+                let range =
+                    if size == WGPU_WHOLE_MAP_SIZE { s.size.saturating_sub(offset as u64) } else { size as u64 };
                 let args_ok = offset % 8 == 0
                     && range % 4 == 0
                     && (offset as u64).checked_add(range).is_some_and(|e| e <= s.size)
@@ -442,9 +444,21 @@ impl State<'_> {
                     let (Some(s), Some(d)) = (self.slot_pick(b), self.slot_pick(b)) else { break };
                     let (so, dof, n) = (u64::from(b.u8()) * 4, u64::from(b.u8()) * 4, u64::from(b.u8()) * 4);
                     if b.u8() < 128 {
-                        wgpuCommandEncoderCopyBufferToBuffer(enc, self.slots[s].buffer, so, self.slots[d].buffer, dof, n);
+                        wgpuCommandEncoderCopyBufferToBuffer(
+                            enc,
+                            self.slots[s].buffer,
+                            so,
+                            self.slots[d].buffer,
+                            dof,
+                            n,
+                        );
                     } else {
-                        wgpuCommandEncoderClearBuffer(enc, self.slots[d].buffer, dof, if n == 0 { u64::MAX } else { n });
+                        wgpuCommandEncoderClearBuffer(
+                            enc,
+                            self.slots[d].buffer,
+                            dof,
+                            if n == 0 { u64::MAX } else { n },
+                        );
                     }
                 }
                 let cb = wgpuCommandEncoderFinish(enc, std::ptr::null());

@@ -129,7 +129,8 @@ fuzz_target!(|data: &[u8]| {
                 // SAFETY: WGPULimits after its chain pointer holds only
                 // integers, for which any bytes are valid.
                 unsafe {
-                    let dst = (&mut l as *mut WGPULimits).cast::<u8>().add(std::mem::size_of::<*mut WGPUChainedStruct>());
+                    let dst =
+                        (&mut l as *mut WGPULimits).cast::<u8>().add(std::mem::size_of::<*mut WGPUChainedStruct>());
                     std::ptr::copy_nonoverlapping(bytes.as_ptr(), dst, fields);
                 }
                 hooks::limits(&l);

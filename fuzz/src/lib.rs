@@ -80,7 +80,10 @@ extern "C" {
     pub fn wgpuComputePipelineRelease(p: WGPUComputePipeline);
     pub fn wgpuRenderPipelineRelease(p: WGPURenderPipeline);
     pub fn wgpuCommandEncoderRelease(e: WGPUCommandEncoder);
-    pub fn wgpuCommandEncoderFinish(e: WGPUCommandEncoder, desc: *const WGPUCommandBufferDescriptor) -> WGPUCommandBuffer;
+    pub fn wgpuCommandEncoderFinish(
+        e: WGPUCommandEncoder,
+        desc: *const WGPUCommandBufferDescriptor,
+    ) -> WGPUCommandBuffer;
     pub fn wgpuCommandEncoderClearBuffer(e: WGPUCommandEncoder, buffer: WGPUBuffer, offset: u64, size: u64);
     pub fn wgpuCommandEncoderCopyBufferToBuffer(
         e: WGPUCommandEncoder,
@@ -247,9 +250,39 @@ const SCALAR_STYPES: &[u32] =
 /// sTypes the chains pick from: every standard one, wgpu.h's, and a few
 /// that exist in neither.
 const STYPES: &[u32] = &[
-    0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x0E, 0x0F, 0x10, 0x11, 0x0003_0001,
-    0x0003_0002, 0x0003_0003, 0x0003_0004, 0x0003_0005, 0x0003_0006, 0x0003_0007, 0x0003_0008, 0x0003_0009,
-    0x0003_000A, 0x0003_000B, 0x0003_000C, 0x0003_000D, 0x0003_0010, 0x0002_0001, 0x7FFF_FFFF,
+    0x01,
+    0x02,
+    0x03,
+    0x04,
+    0x05,
+    0x06,
+    0x07,
+    0x08,
+    0x09,
+    0x0A,
+    0x0B,
+    0x0C,
+    0x0D,
+    0x0E,
+    0x0F,
+    0x10,
+    0x11,
+    0x0003_0001,
+    0x0003_0002,
+    0x0003_0003,
+    0x0003_0004,
+    0x0003_0005,
+    0x0003_0006,
+    0x0003_0007,
+    0x0003_0008,
+    0x0003_0009,
+    0x0003_000A,
+    0x0003_000B,
+    0x0003_000C,
+    0x0003_000D,
+    0x0003_0010,
+    0x0002_0001,
+    0x7FFF_FFFF,
 ];
 
 /// A `nextInChain` of up to four links (sometimes a cycle, sometimes one
