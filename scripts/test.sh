@@ -34,6 +34,16 @@
 #               into a fresh venv with wgpu==0.32.0, and a compute and a render
 #               round trip through wgpu-py (packaging/python/tests/test_wheel.py;
 #               needs PyPI)
+#   soak        stress.soak for 25 s with 16 threads (the long run: docs/RELIABILITY.md)
+#   sanitize    scripts/sanitize.sh: every C test and the fault-injection tests
+#               under ASan + UBSan (nightly toolchain)
+#   valgrind    scripts/valgrind.sh: the CI subset of the C tests under memcheck
+#   fuzz        scripts/fuzz.sh 30: each fuzz target for 30 s over the committed
+#               corpus (nightly toolchain, cargo-fuzz)
+#
+# The last three need tools that scripts/test.sh does not install (the nightly
+# toolchain, cargo-fuzz, valgrind; .ci/run installs them): without them the
+# step is reported SKIP, with the reason, in the summary.
 #
 # The GPU steps run on lavapipe unless WGPU_SHIM_ICD / VK_ICD_FILENAMES /
 # VK_DRIVER_FILES say otherwise (scripts/env.sh).
@@ -292,6 +302,42 @@ else
     skip "$name" "cargo build --release failed"
   done
 fi
+
+# tool_step NAME DESCRIPTION CHECK HINT COMMAND...: a step that needs a tool
+# (CHECK is a command that succeeds when it is there): SKIP without it. The
+# summary lists the skip with its reason; .ci/run installs the tools, and a
+# machine where the nightly toolchain cannot be fetched reports the sanitize
+# and fuzz steps SKIP rather than failing every other step's result.
+tool_step() {
+  local name="$1" description="$2" check="$3" hint="$4"
+  shift 4
+  if bash -c "$check" >/dev/null 2>&1; then
+    step "$name" "$description" "$@"
+  else
+    skip "$name" "missing: $hint"
+  fi
+}
+
+# shellcheck disable=SC2317 # called through step "$@"
+soak_short() {
+  run build/ffi-tests/stress.soak 25 16
+}
+
+if [ "$library_built" -eq 1 ]; then
+  step soak "soak test, short (stress.soak: 25 s, 16 threads)" soak_short
+else
+  skip soak "cargo build --release failed"
+fi
+tool_step sanitize "C tests and fault-injection tests under ASan + UBSan (scripts/sanitize.sh)" \
+  "cargo +nightly --version" "the nightly toolchain (rustup toolchain install nightly)" scripts/sanitize.sh
+if [ "$library_built" -eq 1 ]; then
+  tool_step valgrind "C tests under valgrind memcheck, CI subset (scripts/valgrind.sh)" \
+    "command -v valgrind" "valgrind (apt-get install valgrind)" scripts/valgrind.sh
+else
+  skip valgrind "cargo build --release failed"
+fi
+tool_step fuzz "fuzz targets, 30 s each over the committed corpus (scripts/fuzz.sh 30)" \
+  "cargo +nightly fuzz --version" "cargo-fuzz on nightly (cargo install cargo-fuzz)" scripts/fuzz.sh 30
 
 print_summary
 exit "$failed"

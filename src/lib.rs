@@ -23,5 +23,8 @@ mod engine;
 mod ext;
 mod ffi;
 mod futures;
+#[cfg(fuzzing)]
+#[doc(hidden)]
+pub mod fuzz_hooks;
 mod native;
 mod objects;

@@ -164,6 +164,12 @@ WGPUShaderModule make_wgsl(WGPUDevice device, const char *code) {
   return wgpuDeviceCreateShaderModule(device, &desc);
 }
 
+unsigned harness_time_scale(void) {
+  const char *v = getenv("WGPU_SHIM_TEST_TIME_SCALE");
+  long n = v ? strtol(v, NULL, 10) : 1;
+  return n > 0 && n < 1000 ? (unsigned)n : 1;
+}
+
 double now_s(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);

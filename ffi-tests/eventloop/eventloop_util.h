@@ -66,7 +66,7 @@ static inline void el_sleep(double seconds) {
 static inline int el_is_main(void) { return pthread_equal(pthread_self(), el_main_thread) ? 1 : 0; }
 
 static void *el_watchdog_main(void *arg) {
-  unsigned seconds = (unsigned)(uintptr_t)arg;
+  unsigned seconds = (unsigned)(uintptr_t)arg * harness_time_scale();
   el_sleep((double)seconds);
   fprintf(stderr, "WATCHDOG: test still running after %u s: the library hangs or deadlocks\n", seconds);
   fflush(stderr);

@@ -80,7 +80,7 @@ static inline void fu_phase_leave(int old) {
 }
 
 static void *fu_watchdog_main(void *arg) {
-  unsigned seconds = (unsigned)(uintptr_t)arg;
+  unsigned seconds = (unsigned)(uintptr_t)arg * harness_time_scale();
   fu_sleep((double)seconds);
   fprintf(stderr, "WATCHDOG: test still running after %u s: the library hangs or deadlocks\n", seconds);
   fflush(stderr);

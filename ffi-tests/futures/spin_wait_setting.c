@@ -30,7 +30,7 @@ int main(void) {
       CHECK(completed);
       CHECK_EQ(fu_calls(&done), 1);
       WGPUBuffer readback = fu_idle_map_buffer(&ctx);
-      submit_spin_job(&ctx, 50000, 1);
+      WGPUBuffer busy = submit_spin_job(&ctx, 50000, 1);
       fu_map_read(readback, WGPUCallbackMode_AllowSpontaneous, &map);
       double deadline = now_s() + 30.0;
       while (fu_calls(&map) == 0 && now_s() < deadline) fu_sleep(0.001);
@@ -39,6 +39,7 @@ int main(void) {
       WGPUBuffer more = submit_spin_job(&ctx, 50000, 1);
       wgpuDevicePoll(ctx.device, 1, NULL);
       wgpuBufferRelease(more);
+      wgpuBufferRelease(busy);
       wgpuBufferRelease(readback);
       wgpuBufferRelease(job);
     }

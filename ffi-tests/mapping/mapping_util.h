@@ -25,7 +25,8 @@
 #include <unistd.h>
 
 /* Timeout of every bounded WaitAny in these tests: 10 s. */
-#define MU_WAIT_NS 10000000000ull
+/* 10 s, times WGPU_SHIM_TEST_TIME_SCALE (harness_time_scale). */
+#define MU_WAIT_NS (10000000000ull * harness_time_scale())
 
 /* ------------------------------------------------------------------------ */
 /* Time, watchdog */
@@ -39,7 +40,7 @@ static inline void mu_sleep_ms(unsigned ms) {
 }
 
 static inline void *mu_watchdog_main(void *arg) {
-  unsigned seconds = (unsigned)(uintptr_t)arg;
+  unsigned seconds = (unsigned)(uintptr_t)arg * harness_time_scale();
   mu_sleep_ms(seconds * 1000u);
   fprintf(stderr, "FAIL watchdog: test still running after %u s (hang)\n", seconds);
   fflush(stderr);
@@ -96,7 +97,7 @@ static inline WGPUWaitStatus mu_wait_completed(WGPUInstance instance, WGPUFuture
 /* Polls (ProcessEvents + short sleeps) until *counter >= target or ms pass.
  * Returns 1 when the counter got there. */
 static inline int mu_poll_until(WGPUInstance instance, atomic_int *counter, int target, unsigned ms) {
-  double deadline = now_s() + ms / 1000.0;
+  double deadline = now_s() + ms / 1000.0 * harness_time_scale();
   for (;;) {
     if (atomic_load(counter) >= target) return 1;
     if (now_s() > deadline) return 0;
@@ -107,7 +108,7 @@ static inline int mu_poll_until(WGPUInstance instance, atomic_int *counter, int 
 
 /* Waits (sleeping, no API call) until *counter >= target or ms pass. */
 static inline int mu_sleep_until(atomic_int *counter, int target, unsigned ms) {
-  double deadline = now_s() + ms / 1000.0;
+  double deadline = now_s() + ms / 1000.0 * harness_time_scale();
   for (;;) {
     if (atomic_load(counter) >= target) return 1;
     if (now_s() > deadline) return 0;
@@ -255,7 +256,7 @@ static inline WGPUErrorType mu_pop_type(Ctx *ctx) { return mu_pop_type_dev(ctx->
  * grace period to catch duplicates. */
 static inline int mu_uncaptured_since(Ctx *ctx, int before, unsigned ms) {
   volatile int *count = &ctx->uncaptured_errors;
-  double deadline = now_s() + ms / 1000.0;
+  double deadline = now_s() + ms / 1000.0 * harness_time_scale();
   while (*count == before && now_s() < deadline) mu_sleep_ms(2);
   mu_sleep_ms(10);
   return *count - before;

@@ -73,7 +73,7 @@ static inline void td_sleep_ms(unsigned ms) {
 }
 
 static inline void *td_watchdog_main(void *arg) {
-  unsigned seconds = (unsigned)(uintptr_t)arg;
+  unsigned seconds = (unsigned)(uintptr_t)arg * harness_time_scale();
   td_sleep_ms(seconds * 1000u);
   fprintf(stderr, "FAIL watchdog: test still running after %u s (hang)\n", seconds);
   fflush(stderr);

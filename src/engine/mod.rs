@@ -10,10 +10,12 @@
 //! - [`drivers`]: keeps drivers loaded until the process exits.
 //! - [`exit`]: the exit barrier that keeps the library's threads out of a
 //!   driver being torn down at exit.
+//! - [`fault`]: test-only fault injection (feature `fault-injection`).
 
 pub(crate) mod direct_wait;
 pub(crate) mod drivers;
 pub(crate) mod exit;
+pub(crate) mod fault;
 pub(crate) mod progress;
 pub(crate) mod spin;
 pub(crate) mod tracking;

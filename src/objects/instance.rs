@@ -12,6 +12,7 @@ use wgpu_core::global::Global;
 use wgpu_core::naga::front::wgsl::ImplementedLanguageExtension;
 
 use crate::abi::*;
+use crate::engine::fault::{self, Fault};
 use crate::ffi::boundary::{self, call, refcounted, reject};
 use crate::ffi::callback::{call_async, SendFn, UserData};
 use crate::ffi::handle::{Handle, Object};
@@ -98,6 +99,11 @@ impl Instance {
         let mut list = self.devices.lock();
         list.retain(|d| d.strong_count() > 0);
         list.push(Arc::downgrade(device));
+    }
+
+    /// The live devices made from this instance.
+    pub(crate) fn live_devices(&self) -> Vec<Arc<Device>> {
+        self.devices.lock().iter().filter_map(Weak::upgrade).collect()
     }
 
     /// The live device whose queue has this serial number.
@@ -349,6 +355,13 @@ pub unsafe extern "C" fn wgpuInstanceWaitAny(
             Some(device) => device.kick_or_poll(),
             None => true,
         };
+        if fault::hit(Fault::LoseMidWaitAny) {
+            let devices = instance.live_devices();
+            std::thread::spawn(move || {
+                std::thread::sleep(std::time::Duration::from_millis(100));
+                devices.iter().for_each(|d| fault::lose(d));
+            });
+        }
         instance
             .registry
             .wait_any(list, timeout_ns, &instance.rules, &find_sleeper, &kick)

@@ -21,6 +21,7 @@ use std::sync::Arc;
 use super::range::Ranges;
 use super::Buffer;
 use crate::abi::*;
+use crate::engine::fault::{self, Fault};
 use crate::ffi::boundary::{self, reject, ApiResult};
 use crate::ffi::callback::{Fail, OnReject, SendFn, UserData};
 use crate::futures::{Completer, Outcome, Source};
@@ -206,7 +207,15 @@ impl Buffer {
             match self.device.global().buffer_get_mapped_range(self.id, offset, Some(size)) {
                 Ok((ptr, _)) => Memory::Core(ptr.as_ptr()),
                 Err(err) => {
-                    log::error!(target: "wgpu_shim", "map: {}", crate::conv::describe(&err));
+                    // An unmap or destroy on another thread since the check
+                    // above aborted this map: that is not an error.
+                    let aborted = !matches!(&self.state.lock().phase,
+                        Phase::Pending { generation: g, .. } if *g == generation);
+                    if aborted {
+                        log::debug!(target: "wgpu_shim", "map aborted while being delivered: {err}");
+                    } else {
+                        log::error!(target: "wgpu_shim", "map: {}", crate::conv::describe(&err));
+                    }
                     return false;
                 }
             }
@@ -342,13 +351,19 @@ pub(crate) unsafe fn map_async(
     let (future, completer) =
         device.instance.registry.register::<MapResult>(cb_mode, Source::Queue(device.serial), move |out| {
             let (status, message) = match out {
-                Outcome::Done((WGPUMapAsyncStatus::Success, _)) => match weak.upgrade() {
-                    Some(b) if b.deliver_mapped(generation) => (WGPUMapAsyncStatus::Success, String::new()),
-                    _ => (
-                        WGPUMapAsyncStatus::Aborted,
-                        "the buffer was unmapped or destroyed before the map callback was delivered".into(),
-                    ),
-                },
+                Outcome::Done((WGPUMapAsyncStatus::Success, _)) => {
+                    let buffer = weak.upgrade();
+                    if let (Some(b), true) = (&buffer, fault::hit(Fault::LoseInCallback)) {
+                        fault::lose(&b.device);
+                    }
+                    match buffer {
+                        Some(b) if b.deliver_mapped(generation) => (WGPUMapAsyncStatus::Success, String::new()),
+                        _ => (
+                            WGPUMapAsyncStatus::Aborted,
+                            "the buffer was unmapped or destroyed before the map callback was delivered".into(),
+                        ),
+                    }
+                }
                 Outcome::Done(result) => result,
                 Outcome::Cancelled => (
                     WGPUMapAsyncStatus::CallbackCancelled,
@@ -428,6 +443,12 @@ pub(crate) unsafe fn map_async(
             None => progress.end_op(),
         })),
     };
+    if fault::hit(Fault::MapFail) {
+        // The backend's answer replaced by a failure (nothing reaches wgpu-core).
+        drop(op);
+        buffer.core_done(generation, Err(wgpu_core::resource::BufferAccessError::Failed));
+        return Ok(future);
+    }
     let started = {
         let _exclusive = device.locks.maintain.write();
         device.global().buffer_map_async(buffer.id, offset, Some(range_size), op)
@@ -438,6 +459,9 @@ pub(crate) unsafe fn map_async(
         Ok(_) => {}
         // The callback already ran with this error.
         Err(err) => device.report(err),
+    }
+    if fault::hit(Fault::LoseMidMap) {
+        fault::lose(&device);
     }
     Ok(future)
 }

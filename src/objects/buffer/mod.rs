@@ -9,6 +9,7 @@ use parking_lot::Mutex;
 use wgpu_core::id::BufferId;
 
 use crate::abi::*;
+use crate::engine::fault::{self, Fault};
 use crate::engine::tracking::Slot;
 use crate::ffi::boundary::{self, call, refcounted, set_label};
 use crate::ffi::handle::{Handle, Object};
@@ -139,6 +140,14 @@ pub unsafe extern "C" fn wgpuDeviceCreateBuffer(
                 // wgpu-core rejects this one too, which gives us an invalid id.
                 let (id, _) = global.device_create_buffer(device.id, &core_desc_error(&core_desc), None);
                 device.report_validation(format!("CreateBuffer {label:?}: {why}"));
+                (id, false)
+            }
+            None if fault::hit(Fault::CreateOom) => {
+                let (id, _) = global.device_create_buffer(device.id, &core_desc_error(&core_desc), None);
+                device.report_error(
+                    WGPUErrorType::OutOfMemory,
+                    format!("CreateBuffer {label:?}: out of memory (injected fault)"),
+                );
                 (id, false)
             }
             None => match global.device_create_buffer(device.id, &core_desc, None) {
