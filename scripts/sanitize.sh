@@ -21,7 +21,11 @@
 #                                     the lavapipe suppressions of asan.supp:
 #                                     lavapipe frees its own state in an exit
 #                                     handler, then reads it when a device is
-#                                     created in a later C++ static destructor
+#                                     created in a later C++ static destructor;
+#                                     and detect_leaks=0: after the library's
+#                                     exit barrier its releases leave the
+#                                     driver's objects to the OS on purpose
+#                                     (docs/DECISIONS.md)
 #   Python-hosted tests (eventloop.python_asyncio_example, bindings.*):
 #                                     python3 is not built with ASan, so the
 #                                     runtime is LD_PRELOADed into it, with
@@ -83,7 +87,7 @@ if [ "$#" -eq 0 ]; then
   ASAN_OPTIONS="detect_leaks=0:$common" \
     ctest --test-dir "$build" --output-on-failure --no-tests=error -R '^teardown[.]exit_without_releasing$' ||
     status=1
-  ASAN_OPTIONS="detect_leaks=1:$common:suppressions=$supp/asan.supp" \
+  ASAN_OPTIONS="detect_leaks=0:$common:suppressions=$supp/asan.supp" \
     ctest --test-dir "$build" --output-on-failure --no-tests=error -R '^teardown[.]release_in_static_destructor$' ||
     status=1
 fi

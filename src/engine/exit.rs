@@ -18,9 +18,11 @@
 //! 1. every progress thread leaves the driver and stays out of it (the
 //!    barrier waits, bounded, until each has);
 //! 2. every live instance finishes ([`AtExit`]): each device's submitted
-//!    work is waited for (bounded) and its callbacks delivered, then the
-//!    instance is closed as by its last release, so every callback still
-//!    owed runs with `CallbackCancelled`;
+//!    work is waited for (bounded), then the instance is closed as by its
+//!    last release: every callback still owed gets `CallbackCancelled`. The
+//!    barrier runs none of them: an exit handler must not call into an
+//!    application whose runtime may already be finalized (Python's is by
+//!    then). They run at the end of the next API call, if one comes;
 //! 3. the library is *detached* ([`detached`]): it makes no driver call any
 //!    more. Releases leak what they would free (the process is ending), new
 //!    instances are refused, polls do nothing, and asynchronous calls

@@ -95,6 +95,41 @@ fn owe(add: impl FnOnce(&mut Owed)) {
     }
 }
 
+/// Callbacks the exit barrier cancelled (`Registry::close_at_exit`), for
+/// the next API call of any thread to run at its return: the barrier is an
+/// `atexit` handler, and the application's runtime (a Python interpreter,
+/// say) may be finalized by then, so it runs no callback itself. Never run
+/// if no call comes.
+static DEFERRED_CANCELS: Mutex<Vec<body::Body>> = Mutex::new(Vec::new());
+
+/// Hands cancelled callbacks (in future order) to the next API call.
+fn defer_cancelled(bodies: Vec<body::Body>) {
+    if bodies.is_empty() {
+        return;
+    }
+    let mut deferred = DEFERRED_CANCELS.lock();
+    if deferred.is_empty() {
+        // Counted as one more thread that owes something, until run.
+        THREADS_WITH_SPONTANEOUS.fetch_add(1, Ordering::Relaxed);
+    }
+    deferred.extend(bodies);
+}
+
+/// Runs what [`defer_cancelled`] queued, if anything.
+fn run_deferred_cancels() {
+    let bodies = {
+        let mut deferred = DEFERRED_CANCELS.lock();
+        if deferred.is_empty() {
+            return;
+        }
+        THREADS_WITH_SPONTANEOUS.fetch_sub(1, Ordering::Relaxed);
+        std::mem::take(&mut *deferred)
+    };
+    for body in bodies {
+        deliver::run_guarded(body, true);
+    }
+}
+
 /// Notes that `registry` has a spontaneous event ready for this thread to
 /// deliver.
 pub(crate) fn note_spontaneous(registry: &Arc<Registry>) {
@@ -152,6 +187,7 @@ fn take_orphaned() -> Option<(Vec<Arc<Registry>>, Vec<body::Body>)> {
 /// [`flush_spontaneous`] when some thread has something.
 #[inline(never)]
 fn flush_spontaneous_now() {
+    run_deferred_cancels();
     loop {
         // This thread's list (none once its storage is gone), else the
         // orphaned one.

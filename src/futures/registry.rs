@@ -330,6 +330,20 @@ impl Registry {
     /// delivered with `CallbackCancelled`, in future order, on this thread.
     /// Events being delivered by another thread finish there.
     pub(crate) fn close(&self) {
+        for (_, body) in self.close_taking() {
+            super::deliver::run_guarded(body, true);
+        }
+    }
+
+    /// [`Registry::close`] for the exit barrier: the callbacks are handed to
+    /// the next API call instead of run here (`futures::defer_cancelled`).
+    pub(crate) fn close_at_exit(&self) {
+        super::defer_cancelled(self.close_taking().into_iter().map(|(_, body)| body).collect());
+    }
+
+    /// Closes the registry and takes every callback not yet delivered, in
+    /// future order.
+    fn close_taking(&self) -> Vec<(u64, Body)> {
         let mut inner = self.inner.lock();
         inner.closed = true;
         let mut taken: Vec<(u64, Body)> = Vec::new();
@@ -353,9 +367,7 @@ impl Registry {
             s.wake();
         }
         taken.sort_by_key(|(seq, _)| *seq);
-        for (_, body) in taken {
-            super::deliver::run_guarded(body, true);
-        }
+        taken
     }
 
     /// Whether the future `id` has completed (ready, being delivered, or

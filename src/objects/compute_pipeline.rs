@@ -9,7 +9,7 @@ use wgpu_core::pipeline::{ComputePipelineDescriptor, CreateComputePipelineError,
 
 use crate::abi::*;
 use crate::ffi::boundary::{self, call, refcounted, set_label, ApiResult};
-use crate::ffi::callback::UserData;
+use crate::ffi::callback::{call_async, UserData};
 use crate::ffi::chain;
 use crate::ffi::handle::{Handle, Object};
 use crate::objects::device::Device;
@@ -157,28 +157,33 @@ pub unsafe extern "C" fn wgpuDeviceCreateComputePipelineAsync(
     descriptor: *const WGPUComputePipelineDescriptor,
     callback_info: WGPUCreateComputePipelineAsyncCallbackInfo,
 ) -> WGPUFuture {
-    let info = crate::objects::pipeline_common::AsyncInfo {
-        next: callback_info.nextInChain,
-        mode: callback_info.mode,
-        callback: callback_info.callback,
-        userdata: UserData(callback_info.userdata1, callback_info.userdata2),
-    };
-    let build = |device: &Arc<Device>, desc: &WGPUComputePipelineDescriptor, label: &str| {
-        // SAFETY: the descriptor's contents are valid (caller).
-        let read = unsafe { read_descriptor(desc, label) }?;
-        Ok(create(device, label.to_owned(), read))
-    };
-    // SAFETY: forwarded from the C caller (see above).
-    unsafe {
-        crate::objects::pipeline_common::create_async(
-            "wgpuDeviceCreateComputePipelineAsync",
-            "WGPUCreateComputePipelineAsyncCallbackInfo",
-            device,
-            descriptor,
-            info,
-            build,
-        )
-    }
+    call_async(
+        "wgpuDeviceCreateComputePipelineAsync",
+        crate::objects::pipeline_common::async_fail::<ComputePipeline>(
+            callback_info.callback,
+            UserData(callback_info.userdata1, callback_info.userdata2),
+        ),
+        |on_reject| {
+            let info = crate::objects::pipeline_common::AsyncInfo {
+                next: callback_info.nextInChain,
+                mode: callback_info.mode,
+                callback: callback_info.callback,
+                userdata: UserData(callback_info.userdata1, callback_info.userdata2),
+            };
+            let build = |device: &Arc<Device>, desc: &WGPUComputePipelineDescriptor, label: &str| {
+                // SAFETY: the descriptor's contents are valid (caller).
+                let read = unsafe { read_descriptor(desc, label) }?;
+                Ok(create(device, label.to_owned(), read))
+            };
+            // SAFETY: the C caller passes a live device.
+            let device = unsafe { boundary::arg::<Device>(device, "device")? };
+            // SAFETY: the C caller passes NULL or a valid descriptor and a
+            // valid callback info chain.
+            unsafe {
+                crate::objects::pipeline_common::create_async(on_reject, "WGPUCreateComputePipelineAsyncCallbackInfo", device, descriptor, info, build)
+            }
+        },
+    )
 }
 
 /// The bind group layout of group `group_index` of the pipeline (a new

@@ -286,12 +286,13 @@ impl Device {
     }
 
     /// The exit barrier's part (`engine::exit`): waits, bounded, for the
-    /// submitted work and delivers the spontaneous callbacks it completed.
+    /// submitted work, so that none is in flight when the driver goes. The
+    /// callbacks it completes are not run here: the instance's close hands
+    /// them to the next API call.
     pub(crate) fn drain_at_exit(&self) {
         if !self.is_lost() && !self.locks.drain(self.global(), self.id, DRAIN_AT_EXIT) {
             log::warn!(target: "wgpu_shim", "exit: device {:?} still had work in flight after {DRAIN_AT_EXIT:?}", self.label.lock());
         }
-        crate::futures::flush_spontaneous();
         // From here wgpu-core refuses new work on the device before reaching
         // the driver, and reports nothing: the device counts as lost (its
         // lost callback runs with CallbackCancelled when the instance

@@ -67,14 +67,16 @@ impl Object for Instance {
 }
 
 impl crate::engine::exit::AtExit for Instance {
-    /// The exit barrier: each device's submitted work is waited for and
-    /// delivered, then the instance closes as by its last release.
+    /// The exit barrier: each device's submitted work is waited for, then
+    /// the instance closes as by its last release, except that the
+    /// cancelled callbacks run at the end of the next API call, not in the
+    /// exit handler (the application's runtime may be finalized by then).
     fn at_exit(&self) {
         let devices: Vec<Arc<Device>> = self.devices.lock().iter().filter_map(Weak::upgrade).collect();
         for device in devices {
             device.drain_at_exit();
         }
-        self.registry.close();
+        self.registry.close_at_exit();
     }
 }
 

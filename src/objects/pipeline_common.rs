@@ -177,39 +177,33 @@ pub(crate) struct AsyncInfo<P: Object> {
     pub(crate) userdata: UserData,
 }
 
-/// `wgpuDeviceCreate{Compute,Render}PipelineAsync`: checks the device and
-/// the callback info, builds the pipeline with `build` (the synchronous
-/// form's steps: read the descriptor, create) and completes the future with
-/// it, in the callback's mode. A rejection before that delivers the callback
-/// once with `ValidationError` (`ffi::callback::call_async`).
+/// The body of `wgpuDeviceCreate{Compute,Render}PipelineAsync` inside its
+/// `call_async`: checks the device and the callback info, builds the
+/// pipeline with `build` (the synchronous form's steps: read the descriptor,
+/// create) and completes the future with it, in the callback's mode. A
+/// rejection before that delivers the callback once with `ValidationError`
+/// (`ffi::callback::call_async`, with [`async_fail`]).
 ///
 /// # Safety
 /// `device` is NULL or a live device; `descriptor` is NULL or valid;
 /// `info.next` is a valid chain.
-pub(crate) unsafe fn create_async<P: Object, D, E: WebGpuError>(
-    func: &'static str,
+pub(crate) unsafe fn create_async<'r, P: Object, D: Labelled, E: WebGpuError, F: crate::ffi::callback::Fail>(
+    on_reject: &mut crate::ffi::callback::OnReject<'r, F>,
     info_name: &'static str,
-    device: *mut WGPUDeviceImpl,
+    device: &'r Handle<Device>,
     descriptor: *const D,
     info: AsyncInfo<P>,
     build: impl FnOnce(&Arc<Device>, &D, &str) -> boundary::ApiResult<(Arc<P>, Option<Failure<E>>)>,
-) -> WGPUFuture
-where
-    D: Labelled,
-{
-    crate::ffi::callback::call_async(func, async_fail::<P>(info.callback, info.userdata), |on_reject| {
-        // SAFETY: the C caller passes a live device.
-        let handle = unsafe { boundary::arg::<Device>(device, "device")? };
-        on_reject.registry(&handle.instance.registry, Source::Cpu);
-        let device = handle.arc();
-        // SAFETY: the C caller passes a valid callback info chain.
-        let mode = unsafe { on_reject.mode(info.mode, info.next, info_name, Some(Mode::AllowSpontaneous))? };
-        // SAFETY: the C caller passes NULL or a valid descriptor.
-        let desc = unsafe { boundary::ptr_arg(descriptor, "descriptor")? };
-        // SAFETY: as above.
-        let label = unsafe { boundary::label_arg(desc.label(), "label")? };
-        let (pipeline, failure) = build(&device, desc, &label)?;
-        on_reject.disarm();
-        Ok(complete_async(&device, mode, info.callback, info.userdata, pipeline, failure))
-    })
+) -> boundary::ApiResult<WGPUFuture> {
+    on_reject.registry(&device.instance.registry, Source::Cpu);
+    let device = device.arc();
+    // SAFETY: the C caller passes a valid callback info chain.
+    let mode = unsafe { on_reject.mode(info.mode, info.next, info_name, Some(Mode::AllowSpontaneous))? };
+    // SAFETY: the C caller passes NULL or a valid descriptor.
+    let desc = unsafe { boundary::ptr_arg(descriptor, "descriptor")? };
+    // SAFETY: as above.
+    let label = unsafe { boundary::label_arg(desc.label(), "label")? };
+    let (pipeline, failure) = build(&device, desc, &label)?;
+    on_reject.disarm();
+    Ok(complete_async(&device, mode, info.callback, info.userdata, pipeline, failure))
 }
