@@ -180,7 +180,14 @@ pub unsafe extern "C" fn wgpuDeviceCreateComputePipelineAsync(
             // SAFETY: the C caller passes NULL or a valid descriptor and a
             // valid callback info chain.
             unsafe {
-                crate::objects::pipeline_common::create_async(on_reject, "WGPUCreateComputePipelineAsyncCallbackInfo", device, descriptor, info, build)
+                crate::objects::pipeline_common::create_async(
+                    on_reject,
+                    "WGPUCreateComputePipelineAsyncCallbackInfo",
+                    device,
+                    descriptor,
+                    info,
+                    build,
+                )
             }
         },
     )

@@ -336,7 +336,14 @@ pub unsafe extern "C" fn wgpuDeviceCreateRenderPipelineAsync(
             // SAFETY: the C caller passes NULL or a valid descriptor and a
             // valid callback info chain.
             unsafe {
-                crate::objects::pipeline_common::create_async(on_reject, "WGPUCreateRenderPipelineAsyncCallbackInfo", device, descriptor, info, build)
+                crate::objects::pipeline_common::create_async(
+                    on_reject,
+                    "WGPUCreateRenderPipelineAsyncCallbackInfo",
+                    device,
+                    descriptor,
+                    info,
+                    build,
+                )
             }
         },
     )
