@@ -57,7 +57,8 @@ pub unsafe fn string_view(view: WGPUStringView) {
 /// `next` is NULL or a valid chain.
 pub unsafe fn callback_mode(mode: WGPUCallbackMode, next: *mut WGPUChainedStruct) {
     // SAFETY: forwarded from the caller.
-    let _ = unsafe { callback::mode(mode, next, "fuzz") };
+    let _ = unsafe { chain::expect_none(next, "fuzz") };
+    let _ = callback::parse_mode(mode, Some(crate::futures::Mode::AllowSpontaneous));
 }
 
 /// Maps enum and flag values of every kind the converters take.
