@@ -183,6 +183,22 @@ impl State<'_> {
         assert!(ok, "invariant broken: {what}");
     }
 
+    /// A call with an invalid callback mode is rejected, and still calls
+    /// back exactly once, with Error (0x3 for every status enum used here),
+    /// by its return, and returns a (complete) future (docs/DECISIONS.md,
+    /// "A rejected asynchronous call").
+    fn check_rejected(&self, future: WGPUFuture, rec: &Rec, what: &str) {
+        self.check(future.id != 0, &format!("{what} with an invalid mode returned future 0"));
+        self.check(
+            rec.calls.load(Ordering::Acquire) == 1,
+            &format!("{what} with an invalid mode did not call back once"),
+        );
+        self.check(
+            rec.status.load(Ordering::Relaxed) == 3,
+            &format!("{what} with an invalid mode: status is not Error"),
+        );
+    }
+
     fn map_state(&self, i: usize) -> WGPUBufferMapState {
         // SAFETY: the slot holds a reference.
         unsafe { wgpuBufferGetMapState(self.slots[i].buffer) }
@@ -371,8 +387,7 @@ impl State<'_> {
                 };
                 let future = wgpuBufferMapAsync(s.buffer, mode_bits, offset, size, info);
                 if !valid_mode(mode) {
-                    self.check(future.id == 0, "MapAsync with an invalid mode returned a future");
-                    self.check(!rec.fired(), "MapAsync with an invalid mode called its callback");
+                    self.check_rejected(future, &rec, "MapAsync");
                     return;
                 }
                 self.check(future.id != 0, "MapAsync returned future 0");
@@ -481,7 +496,7 @@ impl State<'_> {
                 if valid_mode(mode) {
                     self.pending.push(Pending { future, rec, map: None, aborted: false, want_error: false });
                 } else {
-                    self.check(future.id == 0 && !rec.fired(), "OnSubmittedWorkDone with an invalid mode");
+                    self.check_rejected(future, &rec, "OnSubmittedWorkDone");
                 }
             }
             11 => {
@@ -500,7 +515,7 @@ impl State<'_> {
                         self.scopes = self.scopes.saturating_sub(1);
                         self.pending.push(Pending { future, rec, map: None, aborted: false, want_error: false });
                     } else {
-                        self.check(future.id == 0 && !rec.fired(), "PopErrorScope with an invalid mode");
+                        self.check_rejected(future, &rec, "PopErrorScope");
                     }
                 }
             }
