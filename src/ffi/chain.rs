@@ -234,31 +234,22 @@ mod tests {
     /// [`Chain::walk`] is listed (and every listed one is read).
     #[test]
     fn chain_readers_use_the_table() {
-        fn walk(dir: &std::path::Path, out: &mut Vec<(bool, String)>) {
-            for entry in std::fs::read_dir(dir).unwrap() {
-                let path = entry.unwrap().path();
-                if path.is_dir() {
-                    walk(&path, out);
-                    continue;
-                }
-                if path.ends_with("ffi/chain.rs") {
-                    continue; // this file: the functions and their tests
-                }
-                let text = std::fs::read_to_string(&path).unwrap();
-                for (pattern, walked) in [("Chain::walk(", true), ("expect_none(", false)] {
-                    for (at, _) in text.match_indices(pattern) {
-                        // The owner: the first string literal of the call.
-                        let args = &text[at + pattern.len()..];
-                        let args = &args[..args.find(')').unwrap_or(args.len())];
-                        if let Some(lit) = args.split('"').nth(1) {
-                            out.push((walked, lit.to_string()));
-                        }
+        let mut readers = Vec::new();
+        for (path, text) in crate::ffi::source_files() {
+            if path.ends_with("ffi/chain.rs") {
+                continue; // this file: the functions and their tests
+            }
+            for (pattern, walked) in [("Chain::walk(", true), ("expect_none(", false)] {
+                for (at, _) in text.match_indices(pattern) {
+                    // The owner: the first string literal of the call.
+                    let args = &text[at + pattern.len()..];
+                    let args = &args[..args.find(')').unwrap_or(args.len())];
+                    if let Some(lit) = args.split('"').nth(1) {
+                        readers.push((walked, lit.to_string()));
                     }
                 }
             }
         }
-        let mut readers = Vec::new();
-        walk(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &mut readers);
         assert!(readers.len() > 40, "the source scan found too little: {readers:?}");
         let extended = |owner: &str| crate::abi::CHAIN_EXTENSIONS.iter().any(|(_, _, p)| p.contains(&owner));
         for (walked, owner) in &readers {

@@ -295,31 +295,24 @@ mod tests {
     /// Names of the functions the sources export: `extern "C" fn wgpu…`
     /// items and the AddRef/Release/SetLabel macros.
     fn exported_in_sources() -> Vec<String> {
-        fn walk(dir: &std::path::Path, out: &mut Vec<String>) {
-            for entry in std::fs::read_dir(dir).unwrap() {
-                let path = entry.unwrap().path();
-                if path.is_dir() {
-                    if !path.ends_with("abi") {
-                        walk(&path, out);
-                    }
-                    continue;
+        let mut out = Vec::new();
+        let abi = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/abi");
+        for (path, text) in crate::ffi::source_files() {
+            if path.starts_with(&abi) {
+                continue;
+            }
+            for line in text.lines().map(str::trim) {
+                if let Some(rest) =
+                    line.strip_prefix("pub unsafe extern \"C\" fn ").or(line.strip_prefix("pub extern \"C\" fn "))
+                {
+                    out.push(rest.split('(').next().unwrap().to_string());
                 }
-                let text = std::fs::read_to_string(&path).unwrap();
-                for line in text.lines().map(str::trim) {
-                    if let Some(rest) =
-                        line.strip_prefix("pub unsafe extern \"C\" fn ").or(line.strip_prefix("pub extern \"C\" fn "))
-                    {
-                        out.push(rest.split('(').next().unwrap().to_string());
-                    }
-                    if line.starts_with("refcounted!(") || line.starts_with("set_label!(") {
-                        let args = line.split('(').nth(1).unwrap().trim_end_matches(");");
-                        out.extend(args.split(',').skip(2).map(|a| a.trim().to_string()));
-                    }
+                if line.starts_with("refcounted!(") || line.starts_with("set_label!(") {
+                    let args = line.split('(').nth(1).unwrap().trim_end_matches(");");
+                    out.extend(args.split(',').skip(2).map(|a| a.trim().to_string()));
                 }
             }
         }
-        let mut out = Vec::new();
-        walk(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &mut out);
         out.retain(|n| n.starts_with("wgpu"));
         // Exported on the other platform only.
         let other_platform =
