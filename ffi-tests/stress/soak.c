@@ -109,7 +109,10 @@ static WGPUCallbackMode pick_mode(unsigned *seed) {
   return modes[rand_r(seed) % 3];
 }
 
-/* Waits for r's one call in its mode; fails after 60 s. */
+static void die_with_stacks(const char *why);
+
+/* Waits for r's one call in its mode; after 60 s, fails with every
+ * thread's stack. */
 static void rec_wait(WGPUInstance instance, WGPUFuture f, Rec *r) {
   double limit = now_s() + 60.0;
   if (r->mode == WGPUCallbackMode_WaitAnyOnly) {
@@ -119,8 +122,9 @@ static void rec_wait(WGPUInstance instance, WGPUFuture f, Rec *r) {
   }
   while (atomic_load(&r->calls) == 0) {
     if (now_s() > limit) {
+      /* A lost wake-up or a deadlock: the stacks say which. */
       fail("a callback never came", (long)r->mode, 0);
-      return;
+      die_with_stacks("a callback never came within 60 s");
     }
     if (r->mode == WGPUCallbackMode_AllowProcessEvents) wgpuInstanceProcessEvents(instance);
     else usleep(100);

@@ -80,6 +80,12 @@ impl Registry {
             if timeout_ns == u64::MAX { None } else { Instant::now().checked_add(Duration::from_nanos(timeout_ns)) };
         let me = super::ThreadKey::current();
 
+        // (queue serial, its sleeper) once looked up; `None` inside when the
+        // device has no direct sleeps or they failed. Declared before the
+        // registry guard, so that it is dropped after it: a sleeper holds its
+        // device, and dropping a device's last reference joins its progress
+        // thread, which takes the registry lock.
+        let mut direct: Option<(u64, Option<Arc<dyn DirectSleep>>)> = None;
         let mut inner = self.lock();
         let mut first_source = None;
         let mut mixed = false;
@@ -103,9 +109,6 @@ impl Registry {
         let mut kicked = false;
         // A kick found no progress thread to poll: this thread polls.
         let mut self_poll = false;
-        // (queue serial, its sleeper) once looked up; `None` inside when the
-        // device has no direct sleeps or they failed.
-        let mut direct: Option<(u64, Option<Arc<dyn DirectSleep>>)> = None;
         loop {
             let mut any_complete = false;
             let mut others_delivering = false;
@@ -204,7 +207,15 @@ impl Registry {
             }
             if let Some(Ok(serial)) = queue {
                 if direct.as_ref().is_none_or(|(s, _)| *s != serial) {
-                    direct = Some((serial, find_sleeper(serial)));
+                    // Looked up (and the old sleeper dropped) with the
+                    // registry lock released: the lookup takes the
+                    // instance's device list, and the registry lock is a
+                    // leaf. The futures are scanned again afterwards.
+                    drop(inner);
+                    let old = direct.replace((serial, find_sleeper(serial)));
+                    drop(old);
+                    inner = self.lock();
+                    continue;
                 }
                 if let Some((_, Some(sleeper))) = &direct {
                     let sleeper = sleeper.clone();
@@ -214,11 +225,15 @@ impl Registry {
                     let slept = sleeper.sleep(token, deadline);
                     inner = self.lock();
                     let this = Arc::as_ptr(&sleeper).cast::<()>();
-                    if let Some(i) = inner.sleepers.iter().position(|(_, s)| Arc::as_ptr(s).cast::<()>() == this) {
-                        inner.sleepers.swap_remove(i);
-                    }
+                    let entry = inner.sleepers.iter().position(|(_, s)| Arc::as_ptr(s).cast::<()>() == this);
+                    let entry = entry.map(|i| inner.sleepers.swap_remove(i));
                     if !slept {
-                        direct = Some((serial, None));
+                        // The sleeper's references go with the lock released
+                        // (they may be its device's last).
+                        drop(inner);
+                        let old = direct.replace((serial, None));
+                        drop((old, entry, sleeper));
+                        inner = self.lock();
                     }
                     expired = deadline.is_some_and(|d| Instant::now() >= d);
                     continue;
@@ -450,5 +465,64 @@ mod tests {
             assert!(reg.inner.lock().sleepers.is_empty(), "a sleeper stayed registered");
         }
         assert!(fake.sleeps.load(Ordering::SeqCst) > 0, "the direct sleeper was never used");
+    }
+
+    /// A direct sleeper whose sleep fails at once, and which checks that
+    /// the registry lock is free when its last reference goes (it stands
+    /// for a device's sleeper: dropping a device's last reference joins its
+    /// progress thread, which takes the registry lock).
+    struct DropCheck {
+        reg: Arc<Registry>,
+        dropped: Arc<AtomicUsize>,
+    }
+
+    impl DirectSleep for DropCheck {
+        fn wake(&self) {}
+        fn token(&self) -> u64 {
+            0
+        }
+        fn sleep(&self, _token: u64, _deadline: Option<Instant>) -> bool {
+            false
+        }
+    }
+
+    impl Drop for DropCheck {
+        fn drop(&mut self) {
+            assert!(self.reg.inner.try_lock().is_some(), "a sleeper was dropped under the registry lock");
+            self.dropped.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+
+    /// The soak test's deadlock (three threads: a WaitAny looking up its
+    /// device under the registry lock, a ProcessEvents dropping a device's
+    /// last reference under the device list's lock, that device's progress
+    /// thread waiting for the registry lock): a wait calls out (the sleeper
+    /// lookup, the kick) and drops what it looked up with the registry
+    /// lock released.
+    #[test]
+    fn a_wait_calls_out_and_drops_sleepers_with_the_registry_lock_released() {
+        let reg = Registry::new();
+        let (f, c) = reg.register::<()>(Mode::WaitAnyOnly, Source::Queue(3), |_| {});
+        let completer = parking_lot::Mutex::new(Some(c));
+        let dropped = Arc::new(AtomicUsize::new(0));
+        let looked_up = AtomicUsize::new(0);
+        let find = |serial: u64| -> Option<Arc<dyn DirectSleep>> {
+            assert!(reg.inner.try_lock().is_some(), "the sleeper lookup ran under the registry lock");
+            assert_eq!(serial, 3);
+            looked_up.fetch_add(1, Ordering::SeqCst);
+            Some(Arc::new(DropCheck { reg: reg.clone(), dropped: dropped.clone() }))
+        };
+        let kick = |_serial: u64| {
+            assert!(reg.inner.try_lock().is_some(), "the kick ran under the registry lock");
+            if let Some(c) = completer.lock().take() {
+                c.complete(());
+            }
+            true
+        };
+        let mut list = [info(f)];
+        assert_eq!(reg.wait_any(&mut list, u64::MAX, &RULES, &find, &kick), Ok(WGPUWaitStatus::Success));
+        assert_eq!(list[0].completed, 1);
+        assert_eq!(looked_up.load(Ordering::SeqCst), 1);
+        assert_eq!(dropped.load(Ordering::SeqCst), 1, "the failed sleeper was not dropped");
     }
 }

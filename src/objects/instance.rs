@@ -50,8 +50,11 @@ pub(crate) struct Instance {
     /// The spin cap of this instance's fence waits
     /// (`wgpuShimInstanceSetSpinWait`; `engine::spin::UNSET`: the default).
     pub(crate) spin_cap_ns: Arc<AtomicU64>,
-    /// The devices made from this instance, for ProcessEvents' polls.
-    devices: Mutex<Vec<Weak<Device>>>,
+    /// The devices made from this instance, for ProcessEvents' polls, with
+    /// their queue serials (so that a lookup upgrades only the one it
+    /// finds). Never held where a device can be dropped: `Device::drop`
+    /// joins its progress thread (docs/ARCHITECTURE.md, "Lock discipline").
+    devices: Mutex<Vec<(u64, Weak<Device>)>>,
     next_device_serial: AtomicU64,
 }
 
@@ -72,8 +75,7 @@ impl crate::engine::exit::AtExit for Instance {
     /// cancelled callbacks run at the end of the next API call, not in the
     /// exit handler (the application's runtime may be finalized by then).
     fn at_exit(&self) {
-        let devices: Vec<Arc<Device>> = self.devices.lock().iter().filter_map(Weak::upgrade).collect();
-        for device in devices {
+        for device in self.live_devices() {
             device.drain_at_exit();
         }
         self.registry.close_at_exit();
@@ -99,18 +101,21 @@ impl Instance {
     /// Remembers a device for [`Instance::poll_devices`].
     pub(crate) fn track_device(&self, device: &Arc<Device>) {
         let mut list = self.devices.lock();
-        list.retain(|d| d.strong_count() > 0);
-        list.push(Arc::downgrade(device));
+        list.retain(|(_, d)| d.strong_count() > 0);
+        list.push((device.serial, Arc::downgrade(device)));
     }
 
     /// The live devices made from this instance.
+    /// The list's lock is released before the caller can drop any of them.
     pub(crate) fn live_devices(&self) -> Vec<Arc<Device>> {
-        self.devices.lock().iter().filter_map(Weak::upgrade).collect()
+        self.devices.lock().iter().filter_map(|(_, d)| d.upgrade()).collect()
     }
 
     /// The live device whose queue has this serial number.
     fn device_by_serial(&self, serial: u64) -> Option<Arc<Device>> {
-        self.devices.lock().iter().filter_map(Weak::upgrade).find(|d| d.serial == serial)
+        let list = self.devices.lock();
+        let found = list.iter().find(|(s, _)| *s == serial)?;
+        found.1.upgrade()
     }
 
     /// Polls (without waiting) every device that has queue work pending, so
@@ -118,10 +123,12 @@ impl Instance {
     /// WaitAny sees completions as soon as the GPU signals them, without
     /// waiting for the progress thread to be scheduled.
     fn poll_devices(&self) {
-        let busy: Vec<Arc<Device>> =
-            self.devices.lock().iter().filter_map(Weak::upgrade).filter(|d| d.progress.busy()).collect();
-        for device in busy {
-            device.poll_now();
+        // Filtered once the list's lock is released: dropping the last
+        // reference to an idle device there would join its progress thread.
+        for device in self.live_devices() {
+            if device.progress.busy() {
+                device.poll_now();
+            }
         }
     }
 }
