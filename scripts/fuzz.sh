@@ -40,6 +40,11 @@ section "fuzz: build (cargo +nightly fuzz build -O)"
 
 # Leaks are checked after every input; lavapipe's own are suppressed.
 export LSAN_OPTIONS="suppressions=$WGPU_SHIM_ROOT/scripts/sanitizers/lsan.supp:print_suppressions=0"
+# An allocation the allocator cannot satisfy returns NULL, as glibc's does,
+# instead of ending the run: the library asks fallibly where the API has an
+# answer for it (a buffer mapped at creation too large to hold returns
+# NULL); an infallible one still aborts, as Rust's allocation error does.
+export ASAN_OPTIONS="allocator_may_return_null=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 
 status=0
 for t in "${targets[@]}"; do

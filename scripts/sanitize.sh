@@ -64,7 +64,7 @@ RUSTFLAGS="-Zsanitizer=address -Cforce-frame-pointers=yes" \
 
 section "sanitize: C tests (-fsanitize=address,undefined)"
 flags="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
-python_env="LD_PRELOAD=$libasan;ASAN_OPTIONS=detect_leaks=0:halt_on_error=1"
+python_env="LD_PRELOAD=$libasan;ASAN_OPTIONS=allocator_may_return_null=1:detect_leaks=0:halt_on_error=1"
 # The binding tests reuse the venvs of the normal C tests when those exist.
 for v in wgpu-py-venv:WGPU_PY_VENV pygfx-venv:WGPU_PYGFX_VENV; do
   if [ -d "build/ffi-tests/${v%%:*}" ]; then
@@ -77,7 +77,10 @@ cmake -S ffi-tests -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWGPU_SHIM_LIB
   cmake --build "$build" -j "$jobs" >/dev/null || exit 1
 
 section "sanitize: CTest under ASan + UBSan"
-common="halt_on_error=1:strict_string_checks=1:check_initialization_order=1:detect_stack_use_after_return=1"
+# allocator_may_return_null: as in scripts/fuzz.sh, a refused allocation
+# returns NULL (the library allocates fallibly where the API says what
+# happens then), as glibc's malloc does.
+common="allocator_may_return_null=1:halt_on_error=1:strict_string_checks=1:check_initialization_order=1:detect_stack_use_after_return=1"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 status=0
 special='^teardown[.](exit_without_releasing|release_in_static_destructor)$'

@@ -124,6 +124,23 @@ int main(void) {
     wgpuBufferRelease(unk);
   }
 
+  /* --- A size no host can hold (over maxBufferSize, so invalid, and no
+   * mapping of it can be allocated): NULL and a validation error, not an
+   * abort in the allocator. conv_device's fuzzing found the abort under
+   * ASan (2^63 - 1 bytes); 2^62 is the size of a multiple of 4 here. --- */
+  WGPUBuffer huge = (WGPUBuffer)(uintptr_t)1;
+  EXPECT_VALIDATION(&ctx, huge = make_buffer(ctx.device, (uint64_t)1 << 62, WGPUBufferUsage_CopySrc, 1));
+  CHECK(huge == NULL);
+  if (huge) wgpuBufferRelease(huge);
+  /* The device is unharmed. */
+  WGPUBuffer after = make_buffer(ctx.device, 16, WGPUBufferUsage_CopySrc, 1);
+  CHECK(after != NULL);
+  if (after) {
+    CHECK(wgpuBufferGetMappedRange(after, 0, 16) != NULL);
+    wgpuBufferUnmap(after);
+    wgpuBufferRelease(after);
+  }
+
   CHECK_EQ(ctx.uncaptured_errors, 0);
   wgpuBufferRelease(st);
   wgpuBufferRelease(rb);

@@ -73,6 +73,25 @@ pub(crate) struct MapState {
 
 static GENERATION: AtomicU64 = AtomicU64::new(1);
 
+/// `len` (> 0) zeroed bytes, or `None` when the allocator refuses them.
+/// Zeroed by the allocator, not written here: the pages of a large mapping
+/// that is never written cost nothing (a write of every byte would make an
+/// overcommitted allocation fault in all of it).
+fn zeroed_bytes(len: usize) -> Option<Box<[u8]>> {
+    let layout = std::alloc::Layout::array::<u8>(len).ok()?;
+    if layout.size() == 0 {
+        return None;
+    }
+    // SAFETY: the layout has a non-zero size.
+    let ptr = unsafe { std::alloc::alloc_zeroed(layout) };
+    if ptr.is_null() {
+        return None;
+    }
+    // SAFETY: `ptr` is a live allocation of `len` initialised bytes with the
+    // layout of a `[u8]` of that length, owned by nobody else.
+    Some(unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, len)) })
+}
+
 impl MapState {
     /// The state of a new buffer; `None` when host memory for an invalid
     /// buffer mapped at creation cannot be allocated.
@@ -86,11 +105,7 @@ impl MapState {
                 // Filled in by `Buffer::finish_creation_mapping`.
                 Memory::Core(std::ptr::null_mut())
             } else {
-                let len = usize::try_from(size).ok()?;
-                let mut bytes = Vec::new();
-                bytes.try_reserve_exact(len).ok()?;
-                bytes.resize(len, 0u8);
-                Memory::Host(bytes.into_boxed_slice())
+                Memory::Host(zeroed_bytes(usize::try_from(size).ok()?)?)
             };
             Phase::Mapped { write: true, offset: 0, size, memory, ranges: Ranges::default(), core: valid }
         };
