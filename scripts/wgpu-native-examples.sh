@@ -298,6 +298,25 @@ run_plain() {
   fi
 }
 
+# clear_xwd_padding FILE: zeroes the padding byte of each colour-map entry of
+# an xwd screenshot, which xwd leaves uninitialised (it came out 0 or 128 at
+# random, on either library), so that two screenshots of the same pixels are
+# the same file.
+clear_xwd_padding() {
+  python3 - "$1" <<'PY'
+import struct, sys
+path = sys.argv[1]
+data = bytearray(open(path, "rb").read())
+if len(data) >= 100:
+    header_size, ncolors = struct.unpack(">I", data[0:4])[0], struct.unpack(">I", data[76:80])[0]
+    for i in range(ncolors):
+        pad = header_size + 12 * i + 11  # XWDColor: pixel, r, g, b, flags, pad
+        if pad < len(data):
+            data[pad] = 0
+    open(path, "wb").write(data)
+PY
+}
+
 # run_triangle LIBNAME: runs the triangle under xvfb-run for $frames_secs
 # seconds, takes a screenshot (xwd), and stops it; it passes if it was still
 # running by then.
@@ -323,6 +342,7 @@ run_triangle() {
     xvfb-run -a -s "-screen 0 800x600x24" bash -c "$inner" triangle \
     env LD_LIBRARY_PATH="${lib_dir[$which]}" "${unbuffer[@]}" "$out/build/triangle" >xvfb.log 2>&1)
   status=$?
+  [ -f "$dir/shot.xwd" ] && clear_xwd_padding "$dir/shot.xwd"
   local state="exited" exit_status="?"
   [ -f "$dir/state" ] && state="$(cat "$dir/state")"
   [ -f "$dir/status" ] && exit_status="$(cat "$dir/status")"
