@@ -416,6 +416,14 @@ static long rss_kib(void) {
   return resident * (sysconf(_SC_PAGESIZE) / 1024);
 }
 
+/* Bytes of the malloc heap in use (allocated, not freed, including
+ * allocations served by mmap), in KiB: unlike the RSS, free memory the
+ * allocator keeps is not counted. */
+static long heap_kib(void) {
+  struct mallinfo2 mi = mallinfo2();
+  return (long)((mi.uordblks + mi.hblkhd) / 1024);
+}
+
 /* Object counts of the shared instance (allocated, per kind). */
 static void counts(size_t out[17]) {
   WGPUGlobalReport r;
@@ -472,19 +480,19 @@ int main(int argc, char **argv) {
   run_threads(ws, threads, 1);
   size_t before[17], after[17];
   counts(before);
-  long rss0 = rss_kib();
+  long rss0 = rss_kib(), heap0 = heap_kib();
   unsigned long long warm_ops = atomic_load(&g_progress);
 
   double t0 = now_s();
   g_deadline = t0 + seconds / 4;
   run_threads(ws, threads, 0);
-  long rss_quarter = rss_kib();
+  long rss_quarter = rss_kib(), heap_quarter = heap_kib();
   g_deadline = t0 + seconds;
   run_threads(ws, threads, 0);
   double took = now_s() - t0;
 
   counts(after);
-  long rss1 = rss_kib();
+  long rss1 = rss_kib(), heap1 = heap_kib();
   unsigned long long total = atomic_load(&g_progress) - warm_ops;
   printf("soak: %d threads, %.1f s, %llu operations (%.0f/s)\n", threads, took, total, total / took);
   for (int op = 0; op < OP_COUNT; op++) printf("  %-18s %llu\n", op_names[op], (unsigned long long)atomic_load(&g_ops[op]));
@@ -492,6 +500,8 @@ int main(int argc, char **argv) {
          (unsigned long long)atomic_load(&g_called));
   printf("  RSS after warm-up %ld KiB, after the first quarter %ld KiB, at the end %ld KiB (%+ld KiB since the quarter)\n",
          rss0, rss_quarter, rss1, rss1 - rss_quarter);
+  printf("  heap in use after warm-up %ld KiB, after the first quarter %ld KiB, at the end %ld KiB (%+ld KiB since the quarter)\n",
+         heap0, heap_quarter, heap1, heap1 - heap_quarter);
   static const char *const kinds[17] = {"adapters",    "devices",         "queues",           "pipelineLayouts",
                                         "shaderModules", "bindGroupLayouts", "bindGroups",      "commandBuffers",
                                         "renderBundles", "renderPipelines", "computePipelines", "pipelineCaches",

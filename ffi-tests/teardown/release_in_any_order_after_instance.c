@@ -27,7 +27,7 @@ static void one_round(int round) {
     CHECK(!"td_world");
     return;
   }
-  int order[TD_MAX_OBJS];
+  int order[TD_MAX_OBJS] = {0};
   int n = w.count;
   if (round == 0) {
     for (int i = 0; i < n; i++) order[i] = i; /* instance, then creation order */

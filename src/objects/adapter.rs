@@ -359,13 +359,23 @@ pub unsafe extern "C" fn wgpuAdapterRequestDevice(
     )
 }
 
-/// The lost callback's mode, `None` when it is invalid; mode 0 is taken as
-/// WaitAnyOnly when there is no callback (the lost future must exist either
-/// way).
+/// The lost callback's mode, `None` when it is invalid (mode 0 is accepted
+/// when there is no callback: the lost future must exist either way).
+///
+/// Without a callback the event is tracked as `AllowSpontaneous` whatever
+/// the mode says: there is nothing to deliver, so it is retired as soon as
+/// the device is lost. As `WaitAnyOnly` it would stay in the registry until
+/// a WaitAny listed it, which a program that gave no callback never does:
+/// every device of such a program (the `_INIT` macros give mode 0 and no
+/// callback) kept its event until the instance was released. WaitAny still
+/// finds the future complete.
 fn lost_mode_of(desc: &WGPUDeviceDescriptor) -> Option<crate::futures::Mode> {
     let info = &desc.deviceLostCallbackInfo;
-    if info.callback.is_none() && info.mode.0 == 0 {
-        return Some(crate::futures::Mode::WaitAnyOnly);
+    if info.callback.is_none() {
+        if info.mode.0 != 0 {
+            crate::ffi::callback::parse_mode(info.mode, None)?;
+        }
+        return Some(crate::futures::Mode::AllowSpontaneous);
     }
     crate::ffi::callback::parse_mode(info.mode, Some(crate::futures::Mode::AllowSpontaneous))
 }
@@ -383,4 +393,38 @@ fn lost_mode(desc: &WGPUDeviceDescriptor) -> ApiResult<crate::futures::Mode> {
     unsafe { crate::ffi::chain::expect_none(info.nextInChain, "WGPUDeviceLostCallbackInfo") }
         .map_err(|r| reject!("deviceLostCallbackInfo: {}", r.0))?;
     Ok(mode)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::futures::Mode;
+
+    unsafe extern "C" fn on_lost(
+        _device: *const crate::abi::WGPUDevice,
+        _reason: WGPUDeviceLostReason,
+        _message: crate::abi::WGPUStringView,
+        _u1: *mut std::ffi::c_void,
+        _u2: *mut std::ffi::c_void,
+    ) {
+    }
+
+    fn with_lost(mode: u32, callback: bool) -> WGPUDeviceDescriptor {
+        let mut desc = WGPUDeviceDescriptor::default();
+        desc.deviceLostCallbackInfo.mode = crate::abi::WGPUCallbackMode(mode);
+        desc.deviceLostCallbackInfo.callback = if callback { Some(on_lost) } else { None };
+        desc
+    }
+
+    /// Without a callback the lost event is retired when the device is
+    /// lost: as WaitAnyOnly it stayed in the registry until the instance
+    /// went, one event per device (the soak test's memory growth).
+    #[test]
+    fn a_lost_event_without_a_callback_is_not_kept_for_a_wait() {
+        assert_eq!(lost_mode_of(&with_lost(0, false)), Some(Mode::AllowSpontaneous));
+        assert_eq!(lost_mode_of(&with_lost(1, false)), Some(Mode::AllowSpontaneous));
+        assert_eq!(lost_mode_of(&with_lost(0x77, false)), None, "an invalid mode is still refused");
+        assert_eq!(lost_mode_of(&with_lost(1, true)), Some(Mode::WaitAnyOnly));
+        assert_eq!(lost_mode_of(&with_lost(2, true)), Some(Mode::AllowProcessEvents));
+    }
 }
