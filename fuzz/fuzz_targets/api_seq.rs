@@ -674,15 +674,6 @@ fuzz_target!(|data: &[u8]| {
             g.adapter = make_adapter(g.instance);
             g.device = make_device(g.instance, g.adapter);
             g.queue = wgpuDeviceGetQueue(g.device);
-            // The new device's threads (its progress thread, lavapipe's) may
-            // still be starting when this input returns, and LeakSanitizer's
-            // check after the input skips a thread it has not registered yet
-            // ("Thread N not found in registry" with log_threads=1): what
-            // that thread holds (its closure, its thread-local destructor
-            // list) was then reported as leaked, about once in 6,000 inputs.
-            // Give them time to start; a device is lost once in hundreds of
-            // inputs.
-            std::thread::sleep(Duration::from_millis(50));
         }
     }
 });
