@@ -9,8 +9,9 @@
 # only an upper bound). Each run starts from the committed corpus
 # (fuzz/corpus/TARGET, read only) plus what earlier runs here found
 # (build/fuzz/TARGET/corpus, where new inputs go); a crash, a broken
-# invariant (a panic in the target), a leak or an input running past 30 s
-# (a hang) fails the run and leaves the input in build/fuzz/TARGET/.
+# invariant (a panic in the target), a leak (conv and conv_device check
+# after every input) or an input running past 30 s (a hang) fails the run
+# and leaves the input in build/fuzz/TARGET/.
 # Prints each target's executions and rate (libFuzzer's final stats).
 #
 # Needs the nightly toolchain and cargo-fuzz (cargo install cargo-fuzz).
@@ -44,7 +45,7 @@ export LSAN_OPTIONS="suppressions=$WGPU_SHIM_ROOT/scripts/sanitizers/lsan.supp:p
 # instead of ending the run: the library asks fallibly where the API has an
 # answer for it (a buffer mapped at creation too large to hold returns
 # NULL); an infallible one still aborts, as Rust's allocation error does.
-export ASAN_OPTIONS="allocator_may_return_null=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+export ASAN_OPTIONS="allocator_may_return_null=1"
 
 status=0
 for t in "${targets[@]}"; do
@@ -55,6 +56,16 @@ for t in "${targets[@]}"; do
   args=(-max_total_time="$seconds" -timeout=30 -rss_limit_mb=4096 -print_final_stats=1
     -artifact_prefix="$work/")
   [ -n "$runs" ] && args+=(-runs="$runs")
+  # api_seq creates and destroys devices, and with them threads (the
+  # progress thread's, lavapipe's), all the time. Its leak check after an
+  # input reported, about once in 5,000 inputs, a thread's closure or
+  # thread-local destructor list while LeakSanitizer logged "Thread N not
+  # found in registry" for the threads starting or ending at that moment
+  # (LSAN_OPTIONS=log_threads=1): it cannot see their stacks or thread-local
+  # storage then. valgrind finds no definite leak in a device churn loop, and
+  # every C test runs under LeakSanitizer (scripts/sanitize.sh), so this
+  # target runs without the per-input check (docs/RELIABILITY.md).
+  [ "$t" = api_seq ] && args+=(-detect_leaks=0)
   (cd fuzz && cargo +nightly fuzz run -O "$t" "$work/corpus" "$WGPU_SHIM_ROOT/fuzz/corpus/$t" -- "${args[@]}") \
     >"$log" 2>&1
   rc=$?
