@@ -139,6 +139,11 @@ pub(super) struct Inner {
     /// is empty, and others leave what they find to it, so spontaneous
     /// callbacks run one at a time, in future order (behaviour §8.6).
     pub(super) spontaneous_busy: bool,
+    /// Counts the events that stopped being pending (made ready, or
+    /// cancelled by a close), wrapping: a WaitAny that released the lock
+    /// with every listed future pending needs to scan again only when it
+    /// changed meanwhile.
+    pub(super) completions: u64,
     /// Threads in WaitAny sleeping on a device's fence: every event made
     /// ready by another thread wakes them (see `direct_wait.rs`).
     pub(super) sleepers: Vec<(ThreadKey, Arc<dyn DirectSleep>)>,
@@ -207,6 +212,7 @@ impl Registry {
                 ready_process: ReadyList::default(),
                 ready_spontaneous: ReadyList::default(),
                 spontaneous_busy: false,
+                completions: 0,
                 sleepers: Vec::new(),
                 readiness,
                 batches: Vec::new(),
@@ -346,6 +352,7 @@ impl Registry {
     fn close_taking(&self) -> Vec<(u64, Body)> {
         let mut inner = self.inner.lock();
         inner.closed = true;
+        inner.completions = inner.completions.wrapping_add(1);
         let mut taken: Vec<(u64, Body)> = Vec::new();
         let keys: Vec<DefaultKey> =
             inner.events.iter().filter(|(_, ev)| ev.state != State::Delivering).map(|(k, _)| k).collect();
@@ -524,6 +531,7 @@ impl Inner {
             _ => None,
         };
         ev.state = State::Ready;
+        self.completions = self.completions.wrapping_add(1);
         let mode = ev.mode;
         ev.listed = list_ready(&mut self.ready_process, &mut self.ready_spontaneous, mode, ev.seq, key);
         (Some(mode), unused)

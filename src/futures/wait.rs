@@ -210,12 +210,17 @@ impl Registry {
                     // Looked up (and the old sleeper dropped) with the
                     // registry lock released: the lookup takes the
                     // instance's device list, and the registry lock is a
-                    // leaf. The futures are scanned again afterwards.
+                    // leaf. The futures are scanned again only if one
+                    // stopped being pending meanwhile (a wait on thousands
+                    // of futures would otherwise pay a second scan).
+                    let seen = inner.completions;
                     drop(inner);
                     let old = direct.replace((serial, find_sleeper(serial)));
                     drop(old);
                     inner = self.lock();
-                    continue;
+                    if inner.completions != seen {
+                        continue;
+                    }
                 }
                 if let Some((_, Some(sleeper))) = &direct {
                     let sleeper = sleeper.clone();
@@ -524,5 +529,37 @@ mod tests {
         assert_eq!(list[0].completed, 1);
         assert_eq!(looked_up.load(Ordering::SeqCst), 1);
         assert_eq!(dropped.load(Ordering::SeqCst), 1, "the failed sleeper was not dropped");
+    }
+
+    /// A sleeper that must never be slept on.
+    struct NeverSleep;
+
+    impl DirectSleep for NeverSleep {
+        fn wake(&self) {}
+        fn token(&self) -> u64 {
+            0
+        }
+        fn sleep(&self, _token: u64, _deadline: Option<Instant>) -> bool {
+            panic!("slept through a completion made while the sleeper was looked up");
+        }
+    }
+
+    /// The lookup runs with the registry lock released; a future that
+    /// completes meanwhile is seen by a second scan before any sleep, and a
+    /// wait with nothing completed meanwhile sleeps without one.
+    #[test]
+    fn a_completion_during_the_sleeper_lookup_is_seen() {
+        let reg = Registry::new();
+        let (f, c) = reg.register::<()>(Mode::WaitAnyOnly, Source::Queue(3), |_| {});
+        let completer = parking_lot::Mutex::new(Some(c));
+        let find = |_serial: u64| -> Option<Arc<dyn DirectSleep>> {
+            if let Some(c) = completer.lock().take() {
+                c.complete(());
+            }
+            Some(Arc::new(NeverSleep))
+        };
+        let mut list = [info(f)];
+        assert_eq!(reg.wait_any(&mut list, u64::MAX, &RULES, &find, &|_| true), Ok(WGPUWaitStatus::Success));
+        assert_eq!(list[0].completed, 1);
     }
 }
