@@ -60,7 +60,7 @@ for t in "${targets[@]}"; do
   # progress thread's, lavapipe's), all the time. Its leak check after an
   # input reported, about once in 5,000 inputs, a thread's closure or
   # thread-local destructor list while LeakSanitizer logged "Thread N not
-  # found in registry" for the threads starting or ending at that moment
+  # found in registry" for threads of a device being created at that moment
   # (LSAN_OPTIONS=log_threads=1): it cannot see their stacks or thread-local
   # storage then. valgrind finds no definite leak in a device churn loop, and
   # every C test runs under LeakSanitizer (scripts/sanitize.sh), so this
