@@ -128,9 +128,10 @@ impl<'r, F: Fail> OnReject<'r, F> {
         match self.registry {
             // An invalid mode allows no delivery; the call's own end is the
             // one place that still reaches the application.
-            Some(registry) => {
-                registry.register_done(self.mode.unwrap_or(Mode::AllowSpontaneous), self.source, why, callback)
-            }
+            Some(registry) => match self.mode {
+                Some(mode) => registry.register_done(mode, self.source, why, callback),
+                None => registry.register_rejected_mode(self.source, why, callback),
+            },
             None => {
                 crate::futures::run_untracked(why, callback);
                 WGPUFuture { id: 0 }

@@ -256,9 +256,36 @@ impl Registry {
         result: R,
         callback: impl FnOnce(Outcome<R>) + Send + 'static,
     ) -> WGPUFuture {
+        self.register_done_in(mode, false, source, result, callback)
+    }
+
+    /// [`Registry::register_done`] for a call rejected for an invalid
+    /// callback mode: its callback runs when this thread's API call
+    /// returns, also when other spontaneous callbacks are waiting to be
+    /// delivered (by this thread or another). No mode was given, so no
+    /// order among spontaneous callbacks applies to it, and the call's own
+    /// return is the one point its caller can count on
+    /// (docs/DECISIONS.md, "A rejected asynchronous call").
+    pub(crate) fn register_rejected_mode<R: Send + 'static>(
+        self: &Arc<Self>,
+        source: Source,
+        result: R,
+        callback: impl FnOnce(Outcome<R>) + Send + 'static,
+    ) -> WGPUFuture {
+        self.register_done_in(Mode::AllowSpontaneous, true, source, result, callback)
+    }
+
+    fn register_done_in<R: Send + 'static>(
+        self: &Arc<Self>,
+        mode: Mode,
+        before_return: bool,
+        source: Source,
+        result: R,
+        callback: impl FnOnce(Outcome<R>) + Send + 'static,
+    ) -> WGPUFuture {
         let body = Body::new(Some(result), callback);
         let mut inner = self.lock();
-        let at_once = mode == Mode::AllowSpontaneous && !inner.ready_spontaneous.has_live();
+        let at_once = mode == Mode::AllowSpontaneous && (before_return || !inner.ready_spontaneous.has_live());
         match inner.add(mode, source, body, !at_once) {
             Ok((future, key)) => {
                 if at_once {

@@ -450,7 +450,10 @@ pub(crate) fn lost_on_failed_creation(
     let callback = lost_callback(&desc.deviceLostCallbackInfo, &shared);
     match instance {
         Some(instance) => {
-            instance.registry.register_done(mode.unwrap_or(Mode::AllowSpontaneous), Source::Cpu, result, callback);
+            match mode {
+                Some(mode) => instance.registry.register_done(mode, Source::Cpu, result, callback),
+                None => instance.registry.register_rejected_mode(Source::Cpu, result, callback),
+            };
         }
         None => crate::futures::run_untracked(result, callback),
     }
