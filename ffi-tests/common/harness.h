@@ -73,9 +73,10 @@ WGPUWaitStatus wait_one(WGPUInstance instance, WGPUFuture future);
 WGPUBuffer make_buffer(WGPUDevice device, uint64_t size, WGPUBufferUsage usage, int mapped_at_creation);
 WGPUShaderModule make_wgsl(WGPUDevice device, const char *code);
 
-/* How much longer the tests' hang watchdogs wait: WGPU_SHIM_TEST_TIME_SCALE
- * (a positive integer, default 1; scripts/valgrind.sh sets it, as memcheck
- * runs the library tens of times slower). */
+/* How much longer the tests' hang watchdogs, bounded waits and wall-clock
+ * bounds allow: WGPU_SHIM_TEST_TIME_SCALE (a positive integer, default 1;
+ * scripts/valgrind.sh sets it, as memcheck runs the library tens of times
+ * slower). */
 unsigned harness_time_scale(void);
 
 /* Seconds on a monotonic clock, and this thread's CPU seconds. */

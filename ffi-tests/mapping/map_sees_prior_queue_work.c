@@ -86,7 +86,7 @@ int main(void) {
   wi.mode = WGPUCallbackMode_AllowProcessEvents;
   wi.callback = on_done_order;
   WGPUFuture fd = wgpuQueueOnSubmittedWorkDone(ctx.queue, wi);
-  double deadline = now_s() + 10.0;
+  double deadline = now_s() + 10.0 * harness_time_scale();
   while ((g_map_order == 0 || g_done_order == 0) && now_s() < deadline) {
     wgpuInstanceProcessEvents(ctx.instance);
     mu_sleep_ms(1);
