@@ -3,6 +3,14 @@
  *   stress.soak [SECONDS [THREADS]]   (defaults: WGPU_SHIM_SOAK_SECONDS or 5,
  *                                      WGPU_SHIM_SOAK_THREADS or 8)
  *
+ * With WGPU_SHIM_SOAK_SAMPLE=S it also prints the heap in use every S
+ * seconds while the threads run (a trend, for long runs: the mmapped part
+ * holds the memory of devices being made and torn down at that moment).
+ * With WGPU_SHIM_SOAK_EXIT_AT_END set it exits right after the final
+ * measurement, releasing nothing, so that a heap profiler's "leaked" list
+ * is what the run holds at its end; under AddressSanitizer it prints the
+ * live allocations grouped by stack first.
+ *
  * Each thread mixes: write + copy + submit + MapAsync + wait in each callback
  * mode (WaitAny, ProcessEvents, spontaneous) with the data checked; work-done
  * futures; buffers released and destroyed with a map in flight; devices of
@@ -44,6 +52,9 @@
 
 #define SIZE 256
 
+/* AddressSanitizer's heap profile (absent in other builds). */
+extern void __sanitizer_print_memory_profile(size_t top_percent, size_t max_contexts) __attribute__((weak));
+
 enum { OP_MAP, OP_WORKDONE, OP_RELEASE_MAPPED, OP_DESTROY_MAPPED, OP_DEVICE, OP_INSTANCE, OP_COUNT };
 static const char *const op_names[OP_COUNT] = {"map+verify",         "work-done",        "release-with-map",
                                                "destroy-with-map",   "device-teardown",  "instance-release"};
@@ -58,6 +69,8 @@ static atomic_ullong g_ops[OP_COUNT];
 static atomic_ullong g_issued, g_called;
 static atomic_int g_failed;
 static double g_deadline;
+/* WGPU_SHIM_SOAK_SAMPLE: seconds between the watchdog's heap samples (0: none). */
+static double g_sample_s, g_t_start;
 static atomic_int g_error_logs;
 
 static void on_log(WGPULogLevel level, WGPUStringView message, void *userdata) {
@@ -393,11 +406,20 @@ static void die_with_stacks(const char *why) {
 static void *watchdog(void *arg) {
   (void)arg;
   unsigned long long last = atomic_load(&g_progress);
-  double last_t = now_s();
+  double last_t = now_s(), next_sample = g_sample_s > 0 ? last_t + g_sample_s : 0;
   while (!atomic_load(&g_stop)) {
     sleep(1);
     unsigned long long p = atomic_load(&g_progress);
     double t = now_s();
+    if (next_sample > 0 && t >= next_sample) {
+      /* A trend line while the threads run: the heap then also holds the
+       * workers' in-flight objects and per-thread malloc caches. */
+      struct mallinfo2 mi = mallinfo2();
+      printf("  sample: %.0f s since start, %llu operations, heap in use: %zu KiB in arenas + %zu KiB mmapped\n",
+             t - g_t_start, p, mi.uordblks / 1024, mi.hblkhd / 1024);
+      fflush(stdout);
+      next_sample = t + g_sample_s;
+    }
     if (p != last) last = p, last_t = t;
     if (t - last_t > 60.0) die_with_stacks("no operation completed for 60 s (deadlock?)");
     if (t > g_deadline + 120.0) die_with_stacks("the run overstayed its time by 120 s");
@@ -460,6 +482,9 @@ int main(int argc, char **argv) {
   if (threads < 1) threads = 1;
   if (threads > 64) threads = 64;
   setenv("WGPU_SHIM_COMPAT", "standard", 1);
+  const char *sample = getenv("WGPU_SHIM_SOAK_SAMPLE");
+  g_sample_s = sample ? atof(sample) : 0;
+  g_t_start = now_s();
   wgpuSetLogCallback(on_log, NULL);
   wgpuSetLogLevel(WGPULogLevel_Warn);
   Ctx ctx;
@@ -493,6 +518,15 @@ int main(int argc, char **argv) {
 
   counts(after);
   long rss1 = rss_kib(), heap1 = heap_kib();
+  if (getenv("WGPU_SHIM_SOAK_EXIT_AT_END")) {
+    /* For a heap profiler (heaptrack): what is still allocated here, with
+     * the threads joined and nothing released yet, is what the run kept. */
+    printf("soak: exiting at the end measurement (heap in use %ld KiB)\n", heap1);
+    fflush(stdout);
+    /* Under AddressSanitizer: the live allocations by allocating stack. */
+    if (__sanitizer_print_memory_profile) __sanitizer_print_memory_profile(100, 40);
+    _exit(0);
+  }
   unsigned long long total = atomic_load(&g_progress) - warm_ops;
   printf("soak: %d threads, %.1f s, %llu operations (%.0f/s)\n", threads, took, total, total / took);
   for (int op = 0; op < OP_COUNT; op++) printf("  %-18s %llu\n", op_names[op], (unsigned long long)atomic_load(&g_ops[op]));
