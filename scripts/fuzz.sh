@@ -3,8 +3,8 @@
 #
 #   scripts/fuzz.sh [--runs N] [SECONDS] [TARGET...]
 #
-# SECONDS per target (default 60); TARGETs: conv, conv_device, api_seq (default
-# all three).
+# SECONDS per target (default 60); TARGETs: conv, conv_device, api_seq,
+# api_seq_lost (default all four).
 # With --runs N each target stops after N inputs instead (SECONDS is then
 # only an upper bound). Each run starts from the committed corpus
 # (fuzz/corpus/TARGET, read only) plus what earlier runs here found
@@ -29,7 +29,7 @@ fi
 seconds="${1:-60}"
 shift || true
 targets=("$@")
-[ "${#targets[@]}" -gt 0 ] || targets=(conv conv_device api_seq)
+[ "${#targets[@]}" -gt 0 ] || targets=(conv conv_device api_seq api_seq_lost)
 
 if ! cargo +nightly fuzz --version >/dev/null 2>&1; then
   echo "error: cargo-fuzz or the nightly toolchain is missing (cargo install cargo-fuzz)" >&2
@@ -56,7 +56,7 @@ for t in "${targets[@]}"; do
   args=(-max_total_time="$seconds" -timeout=30 -rss_limit_mb=4096 -print_final_stats=1
     -artifact_prefix="$work/")
   [ -n "$runs" ] && args+=(-runs="$runs")
-  # api_seq creates and destroys devices, and with them threads (the
+  # api_seq_lost creates and destroys devices, and with them threads (the
   # progress thread's, lavapipe's), all the time. Its leak check after an
   # input reported, about once in 5,000 inputs, a thread's closure or
   # thread-local destructor list while LeakSanitizer logged "Thread N not
@@ -65,7 +65,7 @@ for t in "${targets[@]}"; do
   # storage then. valgrind finds no definite leak in a device churn loop, and
   # every C test runs under LeakSanitizer (scripts/sanitize.sh), so this
   # target runs without the per-input check (docs/RELIABILITY.md).
-  [ "$t" = api_seq ] && args+=(-detect_leaks=0)
+  [ "$t" = api_seq_lost ] && args+=(-detect_leaks=0)
   (cd fuzz && cargo +nightly fuzz run -O "$t" "$work/corpus" "$WGPU_SHIM_ROOT/fuzz/corpus/$t" -- "${args[@]}") \
     >"$log" 2>&1
   rc=$?

@@ -10,6 +10,8 @@ use std::sync::{Mutex, OnceLock};
 
 pub use wgpu_shim::abi::*;
 
+pub mod api_seq;
+
 // The library's C functions (the rlib holds their `#[no_mangle]` symbols).
 extern "C" {
     pub fn wgpuCreateInstance(desc: *const WGPUInstanceDescriptor) -> WGPUInstance;
