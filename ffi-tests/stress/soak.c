@@ -32,17 +32,24 @@
  *   run and at the end, each time with the threads joined; from the quarter
  *   to the end it may grow by at most 16 MiB + 10 % (the allocator's and the
  *   driver's caches settle in the first quarter; a leak keeps growing).
+ * - no crash: a SIGSEGV, SIGBUS, SIGILL or SIGFPE prints the faulting
+ *   thread, pc, the return address on top of its stack and a backtrace;
  * - no error-level log message (a destroy racing a map's delivery on
  *   another thread once logged one for an abort that was correct).
  * Runs under the standard's rules (WGPU_SHIM_COMPAT=standard), though it
  * calls wgpu.h's wgpuGenerateReport and wgpuDevicePoll.
  * Prints the operations done per kind and the memory figures. */
+#define _GNU_SOURCE
 #include "harness.h"
 #include "webgpu/wgpu.h"
 
+#include <execinfo.h>
+#include <fcntl.h>
 #include <malloc.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/prctl.h>
+#include <ucontext.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <sys/types.h>
@@ -403,6 +410,56 @@ static void die_with_stacks(const char *why) {
   abort();
 }
 
+/* Prints the line of /proc/self/maps that holds address a (the library and
+ * offset of a code address). */
+static void print_mapping(const char *what, unsigned long a) {
+  static char buf[1 << 20];
+  int fd = open("/proc/self/maps", O_RDONLY);
+  if (fd < 0) return;
+  ssize_t n, used = 0;
+  while (used < (ssize_t)sizeof buf - 1 && (n = read(fd, buf + used, sizeof buf - 1 - used)) > 0) used += n;
+  close(fd);
+  buf[used] = 0;
+  for (char *line = buf, *end; *line; line = end + 1) {
+    end = strchr(line, '\n');
+    if (!end) break;
+    *end = 0;
+    unsigned long lo, hi;
+    if (sscanf(line, "%lx-%lx", &lo, &hi) == 2 && a >= lo && a < hi) {
+      dprintf(2, "  %s %#lx is in: %s\n", what, a, line);
+      return;
+    }
+  }
+  dprintf(2, "  %s %#lx is in no mapping\n", what, a);
+}
+
+/* A crash report: the signal, the thread's name, the faulting pc and
+ * address, where the pc and the return address on top of the stack lie (a
+ * call through a bad pointer leaves the caller there), and a backtrace;
+ * then the default action. A run once ended in SIGSEGV with no more to go
+ * on than the shell's exit status 139. */
+static void on_crash(int sig, siginfo_t *si, void *ucv) {
+  char name[17] = {0};
+  prctl(PR_GET_NAME, name);
+  dprintf(2, "\nFAIL: signal %d (code %d, address %p) in thread %d '%s'\n", sig, si->si_code, si->si_addr, (int)gettid(),
+          name);
+#if defined(__x86_64__)
+  ucontext_t *uc = ucv;
+  unsigned long pc = (unsigned long)uc->uc_mcontext.gregs[REG_RIP];
+  unsigned long sp = (unsigned long)uc->uc_mcontext.gregs[REG_RSP];
+  print_mapping("pc", pc);
+  print_mapping("stack top", *(unsigned long *)sp);
+#else
+  (void)ucv;
+#endif
+  void *frames[64];
+  int n = backtrace(frames, 64);
+  backtrace_symbols_fd(frames, n, 2);
+  for (int i = 0; i < n; i++) print_mapping("frame", (unsigned long)frames[i]);
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
 static void *watchdog(void *arg) {
   (void)arg;
   unsigned long long last = atomic_load(&g_progress);
@@ -485,6 +542,11 @@ int main(int argc, char **argv) {
   const char *sample = getenv("WGPU_SHIM_SOAK_SAMPLE");
   g_sample_s = sample ? atof(sample) : 0;
   g_t_start = now_s();
+  struct sigaction crash = {.sa_sigaction = on_crash, .sa_flags = SA_SIGINFO};
+  sigaction(SIGSEGV, &crash, NULL);
+  sigaction(SIGBUS, &crash, NULL);
+  sigaction(SIGILL, &crash, NULL);
+  sigaction(SIGFPE, &crash, NULL);
   wgpuSetLogCallback(on_log, NULL);
   wgpuSetLogLevel(WGPULogLevel_Warn);
   Ctx ctx;
