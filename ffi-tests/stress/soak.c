@@ -472,8 +472,13 @@ static void *watchdog(void *arg) {
       /* A trend line while the threads run: the heap then also holds the
        * workers' in-flight objects and per-thread malloc caches. */
       struct mallinfo2 mi = mallinfo2();
-      printf("  sample: %.0f s since start, %llu operations, heap in use: %zu KiB in arenas + %zu KiB mmapped\n",
-             t - g_t_start, p, mi.uordblks / 1024, mi.hblkhd / 1024);
+      WGPUGlobalReport r;
+      memset(&r, 0, sizeof r);
+      wgpuGenerateReport(g_instance, &r);
+      printf("  sample: %.0f s since start, %llu operations, heap in use: %zu KiB in arenas + %zu KiB mmapped; "
+             "shared instance: %zu devices, %zu buffers allocated\n",
+             t - g_t_start, p, mi.uordblks / 1024, mi.hblkhd / 1024, r.hub.devices.numAllocated,
+             r.hub.buffers.numAllocated);
       fflush(stdout);
       next_sample = t + g_sample_s;
     }
