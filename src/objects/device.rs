@@ -57,6 +57,10 @@ pub(crate) struct Device {
     /// Its maintenance and poll locks (see [`DeviceLocks`]).
     pub(crate) locks: Arc<DeviceLocks>,
     lost: AtomicBool,
+    /// Set by the application's last release. The instance's device list
+    /// reads it without upgrading its weak reference (see
+    /// `Instance::polled_devices`).
+    pub(crate) released: Arc<AtomicBool>,
     shared: Arc<LostShared>,
     lost_completer: Mutex<Option<Completer<LostResult>>>,
     lost_future: WGPUFuture,
@@ -76,6 +80,7 @@ impl Object for Device {
 
     /// The last release destroys the device; its lost callback sees NULL.
     fn last_release(this: &Arc<Self>, _handle: *mut WGPUDeviceImpl) {
+        this.released.store(true, Ordering::Release);
         this.shared.handle.store(std::ptr::null_mut(), Ordering::Release);
         // wgpu-native drops a released device without calling its lost
         // callback (wgpu-py logs an error for every lost callback).
@@ -164,6 +169,7 @@ impl Device {
             fence_wake,
             locks,
             lost: AtomicBool::new(false),
+            released: Arc::new(AtomicBool::new(false)),
             shared,
             lost_completer: Mutex::new(Some(lost_completer)),
             lost_future,

@@ -54,9 +54,13 @@ pub(crate) struct Instance {
     /// their queue serials (so that a lookup upgrades only the one it
     /// finds). Never held where a device can be dropped: `Device::drop`
     /// joins its progress thread (docs/ARCHITECTURE.md, "Lock discipline").
-    devices: Mutex<Vec<(u64, Weak<Device>)>>,
+    devices: Mutex<Vec<TrackedDevice>>,
     next_device_serial: AtomicU64,
 }
+
+/// An entry of the instance's device list: the queue's serial, the device,
+/// and its `released` flag (readable without upgrading the reference).
+type TrackedDevice = (u64, Weak<Device>, Arc<std::sync::atomic::AtomicBool>);
 
 impl Object for Instance {
     type Raw = WGPUInstanceImpl;
@@ -101,20 +105,36 @@ impl Instance {
     /// Remembers a device for [`Instance::poll_devices`].
     pub(crate) fn track_device(&self, device: &Arc<Device>) {
         let mut list = self.devices.lock();
-        list.retain(|(_, d)| d.strong_count() > 0);
-        list.push((device.serial, Arc::downgrade(device)));
+        list.retain(|(_, d, _)| d.strong_count() > 0);
+        list.push((device.serial, Arc::downgrade(device), device.released.clone()));
     }
 
     /// The live devices made from this instance.
     /// The list's lock is released before the caller can drop any of them.
     pub(crate) fn live_devices(&self) -> Vec<Arc<Device>> {
-        self.devices.lock().iter().filter_map(|(_, d)| d.upgrade()).collect()
+        self.devices.lock().iter().filter_map(|(_, d, _)| d.upgrade()).collect()
+    }
+
+    /// The live devices the application has not released: those
+    /// [`Instance::poll_devices`] polls. A released one is not upgraded at
+    /// all. Upgrading it would keep it alive for the length of the poll,
+    /// and with polls overlapping on several threads (ProcessEvents in
+    /// loops) each one upgraded it while another still held it: a released
+    /// device then lived as long as the polls kept overlapping. A 16-thread
+    /// soak had hundreds of released devices alive at once (docs/RELIABILITY.md).
+    /// Its own progress thread still completes its work.
+    fn polled_devices(&self) -> Vec<Arc<Device>> {
+        let list = self.devices.lock();
+        list.iter()
+            .filter(|(_, _, released)| !released.load(Ordering::Acquire))
+            .filter_map(|(_, d, _)| d.upgrade())
+            .collect()
     }
 
     /// The live device whose queue has this serial number.
     fn device_by_serial(&self, serial: u64) -> Option<Arc<Device>> {
         let list = self.devices.lock();
-        let found = list.iter().find(|(s, _)| *s == serial)?;
+        let found = list.iter().find(|(s, _, _)| *s == serial)?;
         found.1.upgrade()
     }
 
@@ -125,7 +145,7 @@ impl Instance {
     fn poll_devices(&self) {
         // Filtered once the list's lock is released: dropping the last
         // reference to an idle device there would join its progress thread.
-        for device in self.live_devices() {
+        for device in self.polled_devices() {
             if device.progress.busy() {
                 device.poll_now();
             }
