@@ -41,13 +41,7 @@ static void *busy(void *arg) {
   static uint8_t data[65536];
   while (!atomic_load(&g_stop)) {
     wgpuQueueWriteBuffer(q, b, 0, data, sizeof data);
-    WGPUBufferMapCallbackInfo mi = WGPU_BUFFER_MAP_CALLBACK_INFO_INIT;
-    mi.mode = WGPUCallbackMode_WaitAnyOnly;
-    mi.callback = mu_on_map;
-    MapResult res;
-    mu_map_result_init(&res);
-    mi.userdata1 = &res;
-    mu_wait(g_inst, wgpuBufferMapAsync(b, WGPUMapMode_Read, 0, sizeof data, mi));
+    mu_map_wait(g_inst, b, WGPUMapMode_Read, 0, sizeof data);
     wgpuBufferUnmap(b);
   }
   wgpuBufferRelease(b);
@@ -92,13 +86,9 @@ int main(void) {
     WGPUBuffer b = make_buffer(d, 256, WGPUBufferUsage_CopyDst | WGPUBufferUsage_MapRead, 0);
     static const uint8_t data[256];
     wgpuQueueWriteBuffer(q, b, 0, data, sizeof data);
-    WGPUBufferMapCallbackInfo mi = WGPU_BUFFER_MAP_CALLBACK_INFO_INIT;
-    mi.mode = WGPUCallbackMode_AllowProcessEvents;
-    mi.callback = mu_on_map;
     MapResult res;
     mu_map_result_init(&res);
-    mi.userdata1 = &res;
-    WGPUFuture f = wgpuBufferMapAsync(b, WGPUMapMode_Read, 0, 256, mi);
+    WGPUFuture f = mu_map_async(b, WGPUMapMode_Read, 0, 256, WGPUCallbackMode_AllowProcessEvents, &res);
     CHECK(f.id != 0);
     /* Released with the map in flight; the pollers deliver its callback. */
     wgpuBufferRelease(b);
