@@ -79,8 +79,11 @@ cmake -S ffi-tests -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWGPU_SHIM_LIB
 section "sanitize: CTest under ASan + UBSan"
 # allocator_may_return_null: as in scripts/fuzz.sh, a refused allocation
 # returns NULL (the library allocates fallibly where the API says what
-# happens then), as glibc's malloc does.
-common="allocator_may_return_null=1:halt_on_error=1:strict_string_checks=1:check_initialization_order=1:detect_stack_use_after_return=1"
+# happens then), as glibc's malloc does. max_free_fill_size: freed memory is
+# overwritten, so that the Vulkan driver (not instrumented) crashes when the
+# library makes it use a freed object, instead of reading stale values that
+# still work (futures.device_released_during_waitany).
+common="allocator_may_return_null=1:halt_on_error=1:strict_string_checks=1:check_initialization_order=1:detect_stack_use_after_return=1:max_free_fill_size=4096"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 status=0
 special='^teardown[.](exit_without_releasing|release_in_static_destructor)$'

@@ -163,20 +163,27 @@ impl Drop for FenceWake {
 }
 
 /// One WaitAny's direct sleeps on one device. Holding the device keeps the
-/// fence and the wake semaphore alive.
+/// fence and the wake semaphore alive: the device owns them alone, and
+/// destroys the semaphore before the Vulkan device (`Device::drop`). (A
+/// sleeper that held the semaphore itself could outlive the Vulkan device:
+/// dropping the sleeper drops the device first.)
 pub(crate) struct DeviceSleep {
     device: Arc<Device>,
-    fence_wake: Arc<FenceWake>,
 }
 
 impl DeviceSleep {
     /// A sleeper for `device`, when its driver allows direct waits.
     pub(crate) fn new(device: Arc<Device>) -> Option<Arc<DeviceSleep>> {
-        if crate::engine::exit::detached() {
+        if crate::engine::exit::detached() || device.fence_wake.is_none() {
             return None;
         }
-        let fence_wake = device.fence_wake.clone()?;
-        Some(Arc::new(DeviceSleep { device, fence_wake }))
+        Some(Arc::new(DeviceSleep { device }))
+    }
+
+    /// The device's fence and wake semaphore: always there (checked in
+    /// [`DeviceSleep::new`]; the device gives them up only when dropped).
+    fn fence_wake(&self) -> Option<&FenceWake> {
+        self.device.fence_wake.as_ref()
     }
 
     /// Polls the device when its fence is at `value`, past what any finished
@@ -195,15 +202,17 @@ impl DeviceSleep {
 
 impl DirectSleep for DeviceSleep {
     fn wake(&self) {
-        self.fence_wake.signal();
+        if let Some(fw) = self.fence_wake() {
+            fw.signal();
+        }
     }
 
     fn token(&self) -> u64 {
-        self.fence_wake.token()
+        self.fence_wake().map_or(0, FenceWake::token)
     }
 
     fn sleep(&self, token: u64, deadline: Option<Instant>) -> bool {
-        let fw = &self.fence_wake;
+        let Some(fw) = self.fence_wake() else { return false };
         let Ok(seen) = fw.raw.value() else { return false };
         // Progress nobody has polled for yet: poll, and let the caller rescan.
         if self.poll_if_progressed(seen) {

@@ -52,8 +52,10 @@ pub(crate) struct Device {
     /// Work-done futures of the queue, batched.
     pub(crate) work_done: Arc<WorkDone>,
     /// The fence and wake semaphore WaitAny sleeps on, where the driver
-    /// allows (`direct_wait.rs`). Destroyed before the wgpu-core device.
-    pub(crate) fence_wake: Option<Arc<FenceWake>>,
+    /// allows (`direct_wait.rs`). Owned here alone (a sleeper reaches it
+    /// through its reference to the device), so it is destroyed in
+    /// [`Device::drop`], before the wgpu-core device.
+    pub(crate) fence_wake: Option<FenceWake>,
     /// Its maintenance and poll locks (see [`DeviceLocks`]).
     pub(crate) locks: Arc<DeviceLocks>,
     lost: AtomicBool,
@@ -151,7 +153,7 @@ impl Device {
                 global.device_drop(id);
             }),
         );
-        let fence_wake = FenceWake::new(&instance.global, id, cpu_adapter).map(Arc::new);
+        let fence_wake = FenceWake::new(&instance.global, id, cpu_adapter);
         let cb = &desc.uncapturedErrorCallbackInfo;
         let uncaptured = cb.callback.map(|f| (SendFn(Some(f)), UserData(cb.userdata1, cb.userdata2)));
         let device = Arc::new(Device {
@@ -383,9 +385,9 @@ const DRAIN_AT_EXIT: std::time::Duration = std::time::Duration::from_secs(1);
 impl Drop for Device {
     fn drop(&mut self) {
         // The wake semaphore goes first (no WaitAny sleeps on it: a sleeper
-        // holds the device). Then the progress thread is joined, which drops
-        // the wgpu-core queue and device: when the last reference goes, the
-        // device is really gone.
+        // holds the device, and only the device holds the semaphore). Then
+        // the progress thread is joined, which drops the wgpu-core queue and
+        // device: when the last reference goes, the device is really gone.
         crate::ffi::boundary::in_drop("a device", || {
             drop(self.fence_wake.take());
             self.progress.stop();
