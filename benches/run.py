@@ -396,6 +396,28 @@ class CoreFloor:
         self.args, self.env = args, env
         self.exe = example_exe(args, "core_floor", args.core_floor_bin)
         self.runs: dict[str, list[dict]] = {}
+        self.trips: list[dict] = []
+
+    def run_roundtrip(self, r: int, size: int):
+        """The map round trip on wgpu-core alone, its blocking poll as the wait: run once per
+        map_roundtrip round, right after the libraries."""
+        if self.exe is None:
+            return
+        recs = run_json_lines(self.exe, ["--iterations", "0", "--roundtrip-trips", "2000", "--size", str(size)],
+                              self.args, self.env, f"core_floor map_roundtrip round {r}")
+        self.trips += [x for x in recs or [] if x.get("scenario") == "map_roundtrip"]
+
+    def roundtrip_result(self) -> dict | None:
+        """The round trips' figures, each the median over the rounds (as `merge` does for the bench)."""
+        if not self.trips:
+            return None
+        out = {"scenario": "map_roundtrip", "strategy": "poll", "library": "wgpu-core", "rounds": len(self.trips),
+               "bytes": self.trips[0].get("bytes")}
+        for key in ("median_us", "p99_us", "mean_us", "wait_median_us", "submit_median_us", "cpu_over_wall",
+                    "cpu_us_per_wait"):
+            out[key] = median_of(self.trips, key)
+        out["round_median_us"] = [x.get("median_us") for x in self.trips]
+        return out
 
     def run(self, r: int, iterations: int):
         if self.exe is None:
@@ -470,6 +492,8 @@ def main() -> int:
                     help="prebuilt benches/driver_wait.rs (the driver's own wait cost, without wgpu); by default "
                          "built with cargo when run.py builds the library, else target/release/examples/driver_wait "
                          "if present; skipped when missing")
+    ap.add_argument("--roundtrip-size", type=int, default=0,
+                    help="bytes per map round trip (default: 256 on a CPU adapter, 4096 on a GPU)")
     ap.add_argument("--core-floor-bin", default=None,
                     help="prebuilt benches/core_floor.rs (wgpu-core's own cost of the api_overhead operations); "
                          "found like --driver-wait-bin")
@@ -536,6 +560,9 @@ def main() -> int:
     extra_common = units_args + (args.bench_args.split() if args.bench_args else [])
 
     core_floor = CoreFloor(args, env)
+    adapter_type = next((i.get("adapter_type") for i in runner.infos.values()), None)
+    # The map round trip's size: the issue-16 targets are set for 256 bytes on CPU adapters.
+    rt_size = args.roundtrip_size or (256 if adapter_type == "CPU" else 4096)
     if args.quick:
         # One process per library with every scenario: the smoke pass.
         for r in range(1, rounds + 1):
@@ -543,7 +570,7 @@ def main() -> int:
                 runner.run(lib, ",".join(scenarios), extra_common + ["--samples"], r)
     else:
         for scenario in scenarios:
-            extra = extra_common + (["--samples"] if scenario == "map_roundtrip" else [])
+            extra = extra_common + (["--samples", "--size", str(rt_size)] if scenario == "map_roundtrip" else [])
             n = rounds
             if scenario == "api_overhead":
                 n = args.overhead_rounds or 3 * rounds
@@ -552,10 +579,11 @@ def main() -> int:
                     runner.run(lib, scenario, extra, r)
                 if scenario == "api_overhead":
                     core_floor.run(r, 20000)
+                if scenario == "map_roundtrip":
+                    core_floor.run_roundtrip(r, rt_size)
 
     driver_wait = run_driver_wait(args, env, rounds)
 
-    adapter_type = next((i.get("adapter_type") for i in runner.infos.values()), None)
     label = args.label or ("lavapipe" if adapter_type == "CPU" else "gpu")
     if args.quick and not args.label:
         label = "quick-" + label
@@ -577,6 +605,7 @@ def main() -> int:
         "results": merge(runner.records),
         "driver_wait": driver_wait,
         "core_floor": core_floor.results(),
+        "core_floor_roundtrip": core_floor.roundtrip_result(),
         "failures": runner.failures,
         "exit_crashes": runner.exit_crashes,
     }
