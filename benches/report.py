@@ -807,20 +807,26 @@ GAPS = """\
     - the kernel 2.1 µs (wake-ups, context switches) and libc 1.5 µs (allocation, condition variables);
     - wgpu-shim's own functions 2.3 µs: WaitAny's registry scan and delivery 0.5, the export wrapper 0.4,
       the direct sleep 0.2, the submit and map paths;
-    - wgpu-core 1.3 µs more than the same calls take in `core_floor`, and other Rust code 1.1 µs.
+    - wgpu-core 1.3 µs (3.9 µs in wgpu-shim, 2.6 µs in both wgpu-native and `core_floor`), and other Rust
+      code 1.1 µs.
 
     Lavapipe's own threads spend 4–5 µs more per trip too. The Vulkan work is the same: callgrind counts the
     same wgpu-hal calls per trip in wgpu-shim and in `core_floor`, one submission each. So this is
     interference (caches, scheduling), not more work.
-  - **Instructions.** Callgrind, 350 round trips: wgpu-shim runs 51 k instructions per trip against 45 k for
-    wgpu-native. `wgpuInstanceWaitAny` runs 21.9 k, against 18.0 k for `wgpuDevicePoll`; wgpu-core's poll is
-    17.3 k of WaitAny's 21.9 k. Reading the fence once less per wait was tried and gained nothing
-    measurable: the fence advances by two per round trip here, so a sleep that starts from the last polled
-    value instead of a fresh read wakes at once and polls twice.
-  - **What is left.** The target needs the layer's cost per round trip cut by about half: the allocation per
-    C object (an encoder and a command buffer per trip), the futures layer around the wait (about 4,000
-    instructions), and the cache footprint. A short spin does not help: the copy itself keeps lavapipe busy
-    for about 40 µs, and spinning that long costs the CPU target (the spin's CPU/wall is 0.93).
+  - **Instructions.** Callgrind, 350 round trips: the C functions of one trip run 51 k instructions in
+    wgpu-shim, against 45 k for wgpu-native's and 46 k for `core_floor`'s whole trip. So wgpu-shim runs
+    about 13 % more instructions than wgpu-core alone, as much as it takes more time.
+    - `wgpuInstanceWaitAny` runs 21.9 k, against 18.0 k for `wgpuDevicePoll`; wgpu-core's poll is 17.3 k
+      of WaitAny's 21.9 k.
+    - Allocations are not the difference: callgrind counts the same number of `malloc` calls per trip in
+      wgpu-shim and in `core_floor` (12.5 and 12.7).
+    - Reading the fence once less per wait was tried and gained nothing measurable. The fence advances by
+      two per round trip here, so a sleep that starts from the last polled value instead of a fresh read
+      wakes at once and polls twice.
+  - **What is left.** The target needs the layer's cost per round trip cut by about half: the futures
+    layer around the wait (about 4,000 instructions) and the C API's checks and conversions in the other
+    calls (about 2,000). A short spin does not help: the copy keeps lavapipe busy for about 40 µs, and
+    spinning that long misses the CPU target (the spin's CPU/wall is 0.93).
   - **Futures at 10,000.** wgpu-shim takes about 1.0 ms per 10,000 futures in every round. fc395d0's
     library, measured beside it today, also takes about 1.0 ms, so there is no regression. wgpu-native's
     rounds range from 0.53 to 1.26 ms on this host, which spans this page's earlier 1.08× and this run's
