@@ -139,18 +139,27 @@ fn api_overhead(
         if let Some(e) = error {
             return Err(format!("create encoder: {e}"));
         }
-        let (commands, error) =
-            global.command_encoder_finish(encoder, &wgt::CommandBufferDescriptor { label: None }, None);
-        if let Some((_, e)) = error {
-            return Err(format!("finish: {e}"));
-        }
-        let submitted = global.queue_submit(queue, &[commands]);
-        global.command_buffer_drop(commands);
-        global.command_encoder_drop(encoder);
-        submitted.map(|_| ()).map_err(|(_, e)| format!("submit: {e}"))
+        finish_and_submit(global, queue, encoder).map(|_| ())
     })?;
     report("empty_submit", &mut ns);
     Ok(())
+}
+
+/// Finishes `encoder`, submits it and drops both ids, as wgpu-shim's Finish,
+/// Submit and the two Releases do; the submission index.
+fn finish_and_submit(
+    global: &Global,
+    queue: wgpu_core::id::QueueId,
+    encoder: wgpu_core::id::CommandEncoderId,
+) -> Result<u64, String> {
+    let (commands, error) = global.command_encoder_finish(encoder, &wgt::CommandBufferDescriptor { label: None }, None);
+    if let Some((_, e)) = error {
+        return Err(format!("finish: {e}"));
+    }
+    let submitted = global.queue_submit(queue, &[commands]);
+    global.command_buffer_drop(commands);
+    global.command_encoder_drop(encoder);
+    submitted.map_err(|(_, e)| format!("submit: {e}"))
 }
 
 /// This thread's CPU time, in ns (as `bench.c`'s `thread_cpu_ns`).
@@ -205,15 +214,7 @@ fn roundtrip(
         global
             .command_encoder_copy_buffer_to_buffer(encoder, src, 0, dst, 0, Some(size as u64))
             .map_err(|e| format!("copy: {e}"))?;
-        let (commands, error) =
-            global.command_encoder_finish(encoder, &wgt::CommandBufferDescriptor { label: None }, None);
-        if let Some((_, e)) = error {
-            return Err(format!("finish: {e}"));
-        }
-        let submitted = global.queue_submit(queue, &[commands]);
-        global.command_buffer_drop(commands);
-        global.command_encoder_drop(encoder);
-        submitted.map_err(|(_, e)| format!("submit: {e}"))?;
+        finish_and_submit(global, queue, encoder)?;
         let t_sub = Instant::now();
         // 0: pending, 1: mapped, 2: failed.
         let state = Arc::new(AtomicU32::new(0));

@@ -1,6 +1,8 @@
 #define _GNU_SOURCE
 #include "harness.h"
 
+#include <webgpu/wgpu.h>
+
 #include <math.h>
 #include <stdlib.h>
 #include <time.h>
@@ -231,4 +233,11 @@ WGPUBuffer submit_spin_job(Ctx *ctx, uint32_t iterations, uint32_t dispatches) {
   wgpuComputePipelineRelease(pipeline);
   wgpuShaderModuleRelease(module);
   return out;
+}
+
+size_t harness_devices_allocated(WGPUInstance instance) {
+  WGPUGlobalReport r;
+  memset(&r, 0, sizeof r);
+  wgpuGenerateReport(instance, &r);
+  return r.hub.devices.numAllocated;
 }

@@ -91,6 +91,10 @@ extern const char *const HARNESS_SPIN_WGSL;
  * which the caller releases. `iterations` tunes the length. */
 WGPUBuffer submit_spin_job(Ctx *ctx, uint32_t iterations, uint32_t dispatches);
 
+/* How many devices `instance` has allocated (wgpu.h's wgpuGenerateReport):
+ * for tests that check when released devices are freed. */
+size_t harness_devices_allocated(WGPUInstance instance);
+
 #ifdef __cplusplus
 }
 #endif

@@ -70,13 +70,6 @@ static FuJob calibrate(Ctx *ctx, double target_s) {
   return job;
 }
 
-static size_t devices_allocated(void) {
-  WGPUGlobalReport r;
-  memset(&r, 0, sizeof r);
-  wgpuGenerateReport(g_instance, &r);
-  return r.hub.devices.numAllocated;
-}
-
 int main(void) {
   /* The wake semaphore, as on every GPU (read when a device is created). */
   setenv("WGPU_SHIM_FENCE_WAIT", "1", 1);
@@ -109,7 +102,7 @@ int main(void) {
     pthread_join(th, NULL);
     FU_CHECK_ONCE(&g_done);
     FU_CHECK_STATUS(&g_done, WGPUQueueWorkDoneStatus_Success);
-    CHECK_EQ(devices_allocated(), 0);
+    CHECK_EQ(harness_devices_allocated(g_instance), 0);
     wgpuInstanceRelease(ctx.instance);
   }
   CHECK(exercised);

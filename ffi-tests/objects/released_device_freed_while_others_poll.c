@@ -49,13 +49,6 @@ static void *busy(void *arg) {
   return NULL;
 }
 
-static size_t devices_allocated(void) {
-  WGPUGlobalReport r;
-  memset(&r, 0, sizeof r);
-  wgpuGenerateReport(g_inst, &r);
-  return r.hub.devices.numAllocated;
-}
-
 int main(void) {
   setenv("WGPU_SHIM_COMPAT", "standard", 1);
   mu_start_watchdog(120);
@@ -97,12 +90,12 @@ int main(void) {
     double limit = now_s() + 10.0 * harness_time_scale();
     while (!atomic_load(&res.calls) && now_s() < limit) usleep(100);
     CHECK(atomic_load(&res.calls) == 1);
-    size_t n = devices_allocated();
+    size_t n = harness_devices_allocated(g_inst);
     if (n > most) most = n;
   }
   /* Let the last release finish. */
   usleep(200 * 1000);
-  size_t at_end = devices_allocated();
+  size_t at_end = harness_devices_allocated(g_inst);
   printf("%d devices made; at most %zu allocated at once after a release, %zu at the end (pollers running; "
          "the busy device counts one)\n",
          made, most, at_end);
@@ -117,7 +110,7 @@ int main(void) {
   for (int i = 0; i < POLLERS; i++) pthread_join(t[i], NULL);
   for (int i = 0; i < 2; i++) pthread_join(busy_thread[i], NULL);
   wgpuDeviceRelease(busy_device);
-  CHECK_EQ(devices_allocated(), 0);
+  CHECK_EQ(harness_devices_allocated(g_inst), 0);
   wgpuInstanceRelease(g_inst);
   return test_finish();
 }
