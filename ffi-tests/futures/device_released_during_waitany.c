@@ -12,7 +12,8 @@
  * semaphore exists only with WGPU_SHIM_FENCE_WAIT=1, which this test sets,
  * and the use of the destroyed device reads freed memory without crashing.
  * Under ASan (scripts/sanitize.sh, which fills freed memory) that read
- * crashes inside lavapipe, as on NVIDIA; memcheck reports it too.
+ * crashes inside lavapipe, as on NVIDIA; memcheck reports it too (the test
+ * is not in scripts/valgrind.sh's runs: there it takes about 10 minutes).
  *
  * The waiter waits for a work-done future behind a long job, so that only
  * the GPU ends its wait. Checks: the work-done callback runs once, with
@@ -38,38 +39,6 @@ static void *waiter(void *arg) {
   return NULL;
 }
 
-/* Finds a spin job of at least target_s. Unlike fu_calibrate, it starts
- * small and waits without a bound, so that it also works under memcheck,
- * where the driver's shader code runs many times slower. */
-static FuJob calibrate(Ctx *ctx, double target_s) {
-  FuJob job = {1u << 10, 1, 0.0, 0};
-  for (int i = 0; i < 24 && !job.ok; i++) {
-    FuRec r;
-    fu_rec_init(&r, "calibration work-done");
-    WGPUBuffer out = submit_spin_job(ctx, job.iterations, job.dispatches);
-    double t0 = now_s();
-    WGPUFuture f = fu_workdone(ctx->queue, WGPUCallbackMode_WaitAnyOnly, &r);
-    WGPUFutureWaitInfo info = {f, 0};
-    WGPUWaitStatus st = wgpuInstanceWaitAny(ctx->instance, 1, &info, UINT64_MAX);
-    job.seconds = now_s() - t0;
-    wgpuBufferRelease(out);
-    if (st != WGPUWaitStatus_Success || fu_calls(&r) != 1) break;
-    if (job.seconds >= target_s) {
-      job.ok = 1;
-    } else if (job.iterations < (1u << 16)) {
-      job.iterations *= 4;
-    } else if (job.dispatches < 8192) {
-      double factor = target_s * 1.3 / (job.seconds > 0.002 ? job.seconds : 0.002);
-      job.dispatches = (uint32_t)(job.dispatches * (factor < 2 ? 2 : factor > 32 ? 32 : factor) + 0.999);
-    } else {
-      break;
-    }
-  }
-  fprintf(stderr, "calibration: %u iterations x %u dispatches = %.3f s (target %.3f s)%s\n", job.iterations,
-          job.dispatches, job.seconds, target_s, job.ok ? "" : ": not reached");
-  return job;
-}
-
 int main(void) {
   /* The wake semaphore, as on every GPU (read when a device is created). */
   setenv("WGPU_SHIM_FENCE_WAIT", "1", 1);
@@ -80,7 +49,7 @@ int main(void) {
     REQUIRE(fu_ctx_init(&ctx, 1, WGPUCallbackMode_AllowSpontaneous, NULL) == 0);
     g_instance = ctx.instance;
     double scale = harness_time_scale();
-    FuJob job = calibrate(&ctx, 0.3 * attempt * scale);
+    FuJob job = fu_calibrate(&ctx, 1, 0.3 * attempt * scale);
     REQUIRE(job.ok);
     WGPUBuffer busy = fu_busy_map_buffer(&ctx, job.iterations, job.dispatches);
     fu_rec_init(&g_done, "work-done after the job");
