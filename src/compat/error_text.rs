@@ -15,63 +15,43 @@
 //! followed by a blank line. The text is built only under wgpu-native
 //! compatibility; otherwise errors read as `conv::describe` gives them.
 
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::error::Error;
 use std::fmt::Write as _;
 
 thread_local! {
-    /// The exported function this thread is in (the innermost one: an
-    /// error reported by a call made from a callback names that call), for
-    /// the "In ..." line.
-    static CURRENT: Cell<Option<&'static str>> = const { Cell::new(None) };
-    /// The label of the descriptor that export read last, for
-    /// ", label = '...'".
-    static LABEL: RefCell<String> = const { RefCell::new(String::new()) };
-}
-
-/// Records that this thread entered the export `name`; returns what to hand
-/// to [`leave`].
-#[inline]
-pub(crate) fn enter(name: &'static str) -> Option<Option<&'static str>> {
-    // `try_with`: during process exit this thread's locals may be gone, and
-    // the call must still run (the text then has no "In ..." line).
-    let saved = CURRENT.try_with(|c| c.replace(Some(name))).ok();
-    let _ = LABEL.try_with(|l| {
-        if let Ok(mut l) = l.try_borrow_mut() {
-            l.clear();
-        }
-    });
-    saved
+    /// The label of the descriptor an export read last, for
+    /// ", label = '...'", with the number of that call (`ffi::frame`): a
+    /// label is only shown in the call that read it.
+    static LABEL: RefCell<(u64, String)> = const { RefCell::new((0, String::new())) };
 }
 
 /// Records the label of a descriptor the current export read.
 pub(crate) fn note_label(label: &str) {
+    let Some((_, call)) = crate::ffi::frame::current() else { return };
     let _ = LABEL.try_with(|l| {
         if let Ok(mut l) = l.try_borrow_mut() {
-            l.clear();
-            l.push_str(label);
+            l.0 = call;
+            l.1.clear();
+            l.1.push_str(label);
         }
     });
 }
 
 /// The "In ..." line of the current export, if it recorded itself.
 fn context_line() -> Option<String> {
-    let name = current()?;
-    let label = LABEL.try_with(|l| l.try_borrow().map(|l| l.clone()).unwrap_or_default()).unwrap_or_default();
+    let (name, call) = crate::ffi::frame::current()?;
+    let label = LABEL
+        .try_with(|l| l.try_borrow().ok().filter(|l| l.0 == call).map(|l| l.1.clone()))
+        .ok()
+        .flatten()
+        .unwrap_or_default();
     Some(if label.is_empty() { format!("In {name}") } else { format!("In {name}, label = '{label}'") })
-}
-
-/// Restores what [`enter`] replaced.
-#[inline]
-pub(crate) fn leave(saved: Option<Option<&'static str>>) {
-    if let Some(previous) = saved {
-        let _ = CURRENT.try_with(|c| c.set(previous));
-    }
 }
 
 /// The export this thread is in, if it recorded itself.
 fn current() -> Option<&'static str> {
-    CURRENT.try_with(Cell::get).ok().flatten()
+    crate::ffi::frame::current().map(|(name, _)| name)
 }
 
 /// One error of the tree at `level`.
@@ -152,36 +132,43 @@ mod tests {
 
     #[test]
     fn one_line_errors_indent_by_level() {
-        let saved = enter("wgpuDeviceCreateBuffer");
+        let saved = crate::ffi::frame::enter("wgpuDeviceCreateBuffer");
         let err = E("outer", Some(Box::new(E("inner", None))));
         assert_eq!(
             native_error_text(&err),
             "Validation Error\n\nCaused by:\n  In wgpuDeviceCreateBuffer\n    outer\n      inner\n"
         );
-        leave(saved);
+        crate::ffi::frame::leave(saved.expect("storage"));
         assert_eq!(current(), None);
     }
 
     #[test]
     fn a_diagnostic_starts_on_its_own_line_and_ends_with_a_blank_one() {
-        let saved = enter("wgpuDeviceCreateShaderModule");
+        let saved = crate::ffi::frame::enter("wgpuDeviceCreateShaderModule");
         let err = E("\nShader '' parsing error: x\n  ┌─ wgsl:1:1\n", Some(Box::new(E("why", None))));
         assert_eq!(
             native_error_text(&err),
             "Validation Error\n\nCaused by:\n  In wgpuDeviceCreateShaderModule\n    \nShader '' parsing error: x\n  ┌─ wgsl:1:1\n\n\n      why\n"
         );
-        leave(saved);
+        crate::ffi::frame::leave(saved.expect("storage"));
     }
 
     #[test]
     fn a_label_joins_the_in_line() {
-        let saved = enter("wgpuDeviceCreateBuffer");
+        let saved = crate::ffi::frame::enter("wgpuDeviceCreateBuffer");
         note_label("bb");
         assert_eq!(
             native_message_text("wgpuDeviceCreateBuffer: bad"),
             "Validation Error\n\nCaused by:\n  In wgpuDeviceCreateBuffer, label = 'bb'\n    bad\n"
         );
-        leave(saved);
+        crate::ffi::frame::leave(saved.expect("storage"));
+        let again = crate::ffi::frame::enter("wgpuDeviceCreateBuffer");
+        assert_eq!(
+            native_message_text("bad"),
+            "Validation Error\n\nCaused by:\n  In wgpuDeviceCreateBuffer\n    bad\n",
+            "a label belongs to the call that read it"
+        );
+        crate::ffi::frame::leave(again.expect("storage"));
     }
 
     #[test]

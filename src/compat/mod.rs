@@ -27,7 +27,7 @@
 mod error_text;
 mod shader;
 
-pub(crate) use error_text::{enter, leave, native_error_text, native_message_text, note_label};
+pub(crate) use error_text::{native_error_text, native_message_text, note_label};
 pub(crate) use shader::naga29_wgsl;
 
 use std::sync::atomic::{AtomicU8, Ordering};

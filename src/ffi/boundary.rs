@@ -43,10 +43,21 @@ pub(crate) use reject;
 /// design; thread-locals are reached with `try_with`, since calls come from
 /// exit handlers and thread-storage destructors too, where they are gone.
 pub(crate) fn call<R>(func: &'static str, fallback: R, body: impl FnOnce() -> ApiResult<R>) -> R {
-    let counted = guarded(func, "entering", crate::ffi::log::enter).unwrap_or(false);
-    let context =
-        if crate::compat::active() { guarded(func, "entering", || crate::compat::enter(func)).flatten() } else { None };
-    let out = match catch_unwind(AssertUnwindSafe(body)) {
+    // The frame is kept only while a log callback or wgpu-native
+    // compatibility needs it (`ffi::frame`).
+    let frame = if crate::ffi::log::active() || crate::compat::active() {
+        guarded(func, "entering", || crate::ffi::frame::enter(func)).flatten()
+    } else {
+        None
+    };
+    // Borrowed, not moved, into `catch_unwind`, which copies its closure: a
+    // copy of freshly written captures stalls on store forwarding.
+    let mut body = Some(body);
+    let run = || match body.take() {
+        Some(body) => body(),
+        None => Err(Reject("internal error: the call ran twice".into())),
+    };
+    let out = match catch_unwind(AssertUnwindSafe(run)) {
         Ok(Ok(value)) => value,
         Ok(Err(Reject(why))) => {
             guarded(func, "logging", || {
@@ -64,9 +75,11 @@ pub(crate) fn call<R>(func: &'static str, fallback: R, body: impl FnOnce() -> Ap
             fallback
         }
     };
-    guarded(func, "leaving", || crate::compat::leave(context));
+    let left = frame.and_then(|frame| guarded(func, "leaving", || crate::ffi::frame::leave(frame)));
     guarded(func, "delivering spontaneous callbacks", crate::futures::flush_spontaneous);
-    guarded(func, "delivering log messages", || crate::ffi::log::leave(counted));
+    if let Some(left) = left {
+        guarded(func, "delivering log messages", || crate::ffi::log::returned(left));
+    }
     out
 }
 

@@ -46,15 +46,13 @@ unsafe impl Sync for Target {}
 
 static TARGET: RwLock<Option<Target>> = RwLock::new(None);
 
-/// A callback is set: API calls count their nesting (a thread-local), which
+/// A callback is set: API calls keep their frame (`ffi::frame`), which
 /// costs nothing while no callback is set.
 static ACTIVE: AtomicBool = AtomicBool::new(false);
 
 thread_local! {
     /// Set while this thread runs the callback.
     static IN_CALLBACK: Cell<bool> = const { Cell::new(false) };
-    /// API calls in progress on this thread (counted while [`ACTIVE`]).
-    static DEPTH: Cell<u32> = const { Cell::new(0) };
     /// A library thread (a device's progress thread).
     static INTERNAL: Cell<bool> = const { Cell::new(false) };
     /// Messages waiting for this thread to leave the library.
@@ -84,30 +82,18 @@ fn set_flag(key: &'static std::thread::LocalKey<Cell<bool>>, value: bool) {
     let _ = key.try_with(|c| c.set(value));
 }
 
-/// An API call begins (`boundary::call`); returns whether it was counted.
+/// Whether a log callback is set, so API calls keep their frame.
 #[inline]
-pub(crate) fn enter() -> bool {
-    if !ACTIVE.load(Ordering::Relaxed) {
-        return false;
-    }
-    DEPTH.try_with(|d| d.set(d.get() + 1)).is_ok()
+pub(crate) fn active() -> bool {
+    ACTIVE.load(Ordering::Relaxed)
 }
 
-/// An API call ends: the outermost one hands the queued messages to the
-/// callback, after every internal lock was released.
+/// An API call returned (`boundary::call`): the outermost one hands the
+/// queued messages to the callback, after every internal lock was released.
 #[inline]
-pub(crate) fn leave(counted: bool) {
-    if counted {
-        let outermost = DEPTH
-            .try_with(|d| {
-                let depth = d.get().saturating_sub(1);
-                d.set(depth);
-                depth == 0
-            })
-            .unwrap_or(true);
-        if outermost {
-            flush_queued();
-        }
+pub(crate) fn returned(left: crate::ffi::frame::Left) {
+    if left.outermost && (left.queued || ORPHANS.load(Ordering::Relaxed)) {
+        flush_queued();
     }
 }
 
@@ -172,13 +158,14 @@ pub(crate) fn forward(record: &log::Record<'_>) -> bool {
     }
     let text = format!("{}", record.args());
     let level = level_of(record.level());
-    if DEPTH.try_with(Cell::get).unwrap_or(0) > 0 || flag(&INTERNAL) {
+    if crate::ffi::frame::depth() > 0 || flag(&INTERNAL) {
         let mut message = Some((level, text));
         let _ = QUEUED.try_with(|q| {
             if let (Ok(mut q), Some(m)) = (q.try_borrow_mut(), message.take()) {
                 q.push(m);
             }
         });
+        crate::ffi::frame::note_queued();
         if let Some(m) = message {
             let mut orphaned = ORPHANED.lock();
             orphaned.push(m);

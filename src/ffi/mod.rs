@@ -7,6 +7,8 @@
 //! - [`handle`]: the header that starts every C object and the typed view of
 //!   a handle (`Handle<T>`: borrow; `Arc` clones: library references).
 //! - [`chain`]: `nextInChain` walking and validation.
+//! - [`frame`]: the calling thread's API-call frame (export, nesting,
+//!   queued log messages), one thread-local reached twice per call.
 //! - [`array`]: arrays the library allocates for the application.
 //! - [`callback`]: `*CallbackInfo` checks and the callback carried to its
 //!   thread.
@@ -17,6 +19,7 @@ pub(crate) mod array;
 pub(crate) mod boundary;
 pub(crate) mod callback;
 pub(crate) mod chain;
+pub(crate) mod frame;
 pub(crate) mod handle;
 pub(crate) mod log;
 pub(crate) mod procs;
