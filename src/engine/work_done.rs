@@ -46,6 +46,12 @@ pub(crate) struct WorkDone {
     /// without the lock: a future registered while it equals `issued` joins
     /// that batch with the registry lock alone.
     open: AtomicU64,
+    /// The generation at which the queue was last found idle (every
+    /// generation issued done, no batch outstanding; 0: not idle). Set
+    /// under the state lock when a batch fires and leaves the queue idle,
+    /// cleared when a batch is made: while it equals `issued`, a new future
+    /// completes at once without the state lock.
+    idle_at: AtomicU64,
     /// The newest submission index a submit returned (`wgpuDevicePoll`
     /// checks the indices it is given against it).
     last_submission: AtomicU64,
@@ -97,6 +103,7 @@ impl WorkDone {
             state: Mutex::new(State { issued: 1, done: 0, batches: Vec::new() }),
             issued: AtomicU64::new(1),
             open: AtomicU64::new(0),
+            idle_at: AtomicU64::new(0),
             order: Mutex::new(()),
             last_submission: AtomicU64::new(0),
         })
@@ -127,10 +134,9 @@ impl WorkDone {
     }
 
     /// Registers a work-done future of `device` in its instance's registry,
-    /// with `callback`. The common cases take one lock: joining the batch of
-    /// the current generation takes the registry lock alone; completing at
-    /// once, when the queue is idle, takes the state lock and then the
-    /// registry lock.
+    /// with `callback`. The common cases take the registry lock alone:
+    /// completing at once when the queue is idle, and joining the batch of
+    /// the current generation.
     #[inline(always)]
     pub(crate) fn register_future<F: FnOnce(Outcome<()>) + Send + 'static>(
         self: &Arc<Self>,
@@ -143,6 +149,14 @@ impl WorkDone {
         // A batch of the current generation is open: join it. Should it have
         // fired meanwhile, the registry says so and the state decides.
         let generation = self.issued.load(Ordering::Acquire);
+        // Idle at the current generation: nothing issued before this call is
+        // outstanding, and the events of the batch whose firing found it so
+        // were made ready before `idle_at` was set (so this one comes after
+        // them). Work issued concurrently, once `generation` was read, is
+        // not work issued before this call.
+        if self.idle_at.load(Ordering::Acquire) == generation {
+            return self.finish(device, mode, Step::Idle(callback));
+        }
         let callback = if self.open.load(Ordering::Acquire) == generation {
             let id = BatchId { queue: device.serial, generation };
             match registry.join_batch(id, mode, source, callback) {
@@ -198,6 +212,7 @@ impl WorkDone {
             }
         };
         st.batches.push(id.generation);
+        self.idle_at.store(0, Ordering::Release);
         self.open.store(id.generation, Ordering::Release);
         drop(st);
 
@@ -243,6 +258,7 @@ impl WorkDone {
     }
 
     /// Finishes a [`WorkDone::step`], with no lock held.
+    #[inline(always)]
     fn finish<F: FnOnce(Outcome<()>) + Send + 'static>(
         &self,
         device: &Device,
@@ -304,6 +320,9 @@ impl BatchGuard {
             // Completed under the state lock: a future registered once it is
             // released finds the queue idle and completes after these.
             self.registry.finish_batch(self.id, true);
+            if st.idle() {
+                self.work_done.idle_at.store(st.issued, Ordering::Release);
+            }
         }
     }
 }

@@ -99,7 +99,7 @@ pub unsafe extern "C" fn wgpuBufferMapAsync2(
 ) -> WGPUFuture {
     crate::ffi::callback::call_async(
         "wgpuBufferMapAsync2",
-        crate::objects::buffer::map_fail(&callback_info),
+        || crate::objects::buffer::map_fail(&callback_info),
         |on_reject| {
             // SAFETY: forwarded from the C caller.
             unsafe { crate::objects::buffer::map_async(buffer, mode, offset, size, callback_info, on_reject) }
@@ -168,7 +168,7 @@ pub unsafe extern "C" fn wgpuShimInstanceCreateUserEvent(
 ) -> WGPUFuture {
     call_async(
         "wgpuShimInstanceCreateUserEvent",
-        {
+        || {
             let (cb, ud) = (SendFn(callback_info.callback), UserData(callback_info.userdata1, callback_info.userdata2));
             move |why: Option<String>| {
                 let Some(f) = cb.get() else { return };

@@ -71,18 +71,33 @@ pub(crate) fn parse_mode(mode: WGPUCallbackMode, zero_means: Option<Mode>) -> Op
 pub(crate) trait Fail: FnOnce(Option<String>) + Send + 'static {}
 impl<F: FnOnce(Option<String>) + Send + 'static> Fail for F {}
 
+/// Makes a call's [`Fail`] callback, only when the call is rejected: the
+/// common, accepted call copies nothing for it. It borrows the call's
+/// arguments, so it lives no longer than the call.
+pub(crate) trait MakeFail {
+    type Fail: Fail;
+    fn make(self) -> Self::Fail;
+}
+
+impl<M: FnOnce() -> F, F: Fail> MakeFail for M {
+    type Fail = F;
+    fn make(self) -> F {
+        self()
+    }
+}
+
 /// What an asynchronous call needs to deliver its callback when it is
 /// rejected before its operation is registered: the registry (once the
 /// handle is known), the mode (once it is known to be valid), the source,
 /// and the callback's error form. See [`call_async`].
-pub(crate) struct OnReject<'r, F: Fail> {
+pub(crate) struct OnReject<'r, M: MakeFail> {
     registry: Option<&'r Arc<Registry>>,
     mode: Option<Mode>,
     source: Source,
-    fail: Option<F>,
+    fail: Option<M>,
 }
 
-impl<'r, F: Fail> OnReject<'r, F> {
+impl<'r, M: MakeFail> OnReject<'r, M> {
     /// The registry of the call's instance: a rejection from now on gets a
     /// real future, complete at once.
     pub(crate) fn registry(&mut self, registry: &'r Arc<Registry>, source: Source) {
@@ -120,7 +135,8 @@ impl<'r, F: Fail> OnReject<'r, F> {
 
     /// Delivers the callback of the rejected call, once, with `why`.
     fn deliver(&mut self, why: String) -> WGPUFuture {
-        let Some(fail) = self.fail.take() else { return WGPUFuture { id: 0 } };
+        let Some(make) = self.fail.take() else { return WGPUFuture { id: 0 } };
+        let fail = make.make();
         let callback = move |out: Outcome<String>| match out {
             Outcome::Done(why) => fail(Some(why)),
             Outcome::Cancelled => fail(None),
@@ -143,7 +159,7 @@ impl<'r, F: Fail> OnReject<'r, F> {
 /// [`call`] for an asynchronous operation: a call rejected before its
 /// operation was registered (a NULL handle, an invalid mode, a chain on the
 /// callback info, a bad descriptor, a panic) still calls back exactly once,
-/// through `fail`, with an error:
+/// through the callback `fail` makes, with an error:
 /// - with a known instance and a valid mode: in that mode, through a
 ///   future that is complete at once (WaitAny on it returns Success);
 /// - with a known instance and an invalid mode: before the call returns, as
@@ -151,14 +167,22 @@ impl<'r, F: Fail> OnReject<'r, F> {
 ///   complete at once;
 /// - without an instance (NULL or invalid handle): before the call returns;
 ///   the future is the null future, since there is no instance to wait on.
-pub(crate) fn call_async<'r, F: Fail>(
+pub(crate) fn call_async<'r, M: MakeFail>(
     func: &'static str,
-    fail: F,
-    body: impl FnOnce(&mut OnReject<'r, F>) -> ApiResult<WGPUFuture>,
+    fail: M,
+    body: impl FnOnce(&mut OnReject<'r, M>) -> ApiResult<WGPUFuture>,
 ) -> WGPUFuture {
     let mut on_reject = OnReject { registry: None, mode: None, source: Source::Cpu, fail: Some(fail) };
-    call(func, WGPUFuture { id: 0 }, move || {
-        let why = match catch_unwind(AssertUnwindSafe(|| body(&mut on_reject))) {
+    // The closures below borrow `on_reject` and `body` rather than move
+    // them: `catch_unwind` copies its closure, and a copy of freshly
+    // written captures costs store-forwarding stalls on every call.
+    let mut body = Some(body);
+    call(func, WGPUFuture { id: 0 }, || {
+        let run = || match body.take() {
+            Some(body) => body(&mut on_reject),
+            None => Err(reject!("internal error: the call ran twice")),
+        };
+        let why = match catch_unwind(AssertUnwindSafe(run)) {
             Ok(Ok(future)) => return Ok(future),
             Ok(Err(Reject(why))) => why,
             Err(panic) => format!("internal error ({})", crate::ffi::boundary::panic_text(&*panic)),

@@ -115,6 +115,7 @@ unsafe fn drop_op<R: Send + 'static, F: FnOnce(Outcome<R>) + Send + 'static>(dat
 impl Body {
     /// A body for `callback`, with `result` already stored when the
     /// operation finished before it was registered.
+    #[inline(always)]
     pub(super) fn new<R: Send + 'static, F: FnOnce(Outcome<R>) + Send + 'static>(
         result: Option<R>,
         callback: F,

@@ -249,6 +249,7 @@ impl Registry {
     /// retired in the same lock, and its callback runs when this thread's
     /// API call returns. Nobody can wait on the id before it is returned,
     /// and nothing spontaneous is ahead of it.
+    #[inline(always)]
     pub(crate) fn register_done<R: Send + 'static>(
         self: &Arc<Self>,
         mode: Mode,
@@ -275,6 +276,7 @@ impl Registry {
         self.register_done_in(Mode::AllowSpontaneous, true, source, result, callback)
     }
 
+    #[inline(always)]
     fn register_done_in<R: Send + 'static>(
         self: &Arc<Self>,
         mode: Mode,

@@ -256,7 +256,7 @@ pub unsafe extern "C" fn wgpuAdapterRequestDevice(
 ) -> WGPUFuture {
     call_async(
         "wgpuAdapterRequestDevice",
-        {
+        || {
             let (cb, ud) = (SendFn(callback_info.callback), UserData(callback_info.userdata1, callback_info.userdata2));
             move |why: Option<String>| {
                 let Some(f) = cb.get() else { return };

@@ -159,10 +159,12 @@ pub unsafe extern "C" fn wgpuDeviceCreateComputePipelineAsync(
 ) -> WGPUFuture {
     call_async(
         "wgpuDeviceCreateComputePipelineAsync",
-        crate::objects::pipeline_common::async_fail::<ComputePipeline>(
-            callback_info.callback,
-            UserData(callback_info.userdata1, callback_info.userdata2),
-        ),
+        || {
+            crate::objects::pipeline_common::async_fail::<ComputePipeline>(
+                callback_info.callback,
+                UserData(callback_info.userdata1, callback_info.userdata2),
+            )
+        },
         |on_reject| {
             let info = crate::objects::pipeline_common::AsyncInfo {
                 next: callback_info.nextInChain,

@@ -116,7 +116,7 @@ pub unsafe extern "C" fn wgpuDevicePopErrorScope(
 ) -> WGPUFuture {
     call_async(
         "wgpuDevicePopErrorScope",
-        {
+        || {
             let (cb, ud) = (SendFn(callback_info.callback), UserData(callback_info.userdata1, callback_info.userdata2));
             move |why: Option<String>| {
                 let Some(f) = cb.get() else { return };

@@ -297,7 +297,7 @@ pub unsafe extern "C" fn wgpuInstanceRequestAdapter(
 ) -> WGPUFuture {
     call_async(
         "wgpuInstanceRequestAdapter",
-        {
+        || {
             let (cb, ud) = (SendFn(callback_info.callback), UserData(callback_info.userdata1, callback_info.userdata2));
             move |why: Option<String>| {
                 let Some(f) = cb.get() else { return };

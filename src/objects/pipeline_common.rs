@@ -187,7 +187,7 @@ pub(crate) struct AsyncInfo<P: Object> {
 /// # Safety
 /// `device` is NULL or a live device; `descriptor` is NULL or valid;
 /// `info.next` is a valid chain.
-pub(crate) unsafe fn create_async<'r, P: Object, D: Labelled, E: WebGpuError, F: crate::ffi::callback::Fail>(
+pub(crate) unsafe fn create_async<'r, P: Object, D: Labelled, E: WebGpuError, F: crate::ffi::callback::MakeFail>(
     on_reject: &mut crate::ffi::callback::OnReject<'r, F>,
     info_name: &'static str,
     device: &'r Handle<Device>,

@@ -315,10 +315,12 @@ pub unsafe extern "C" fn wgpuDeviceCreateRenderPipelineAsync(
 ) -> WGPUFuture {
     call_async(
         "wgpuDeviceCreateRenderPipelineAsync",
-        crate::objects::pipeline_common::async_fail::<RenderPipeline>(
-            callback_info.callback,
-            UserData(callback_info.userdata1, callback_info.userdata2),
-        ),
+        || {
+            crate::objects::pipeline_common::async_fail::<RenderPipeline>(
+                callback_info.callback,
+                UserData(callback_info.userdata1, callback_info.userdata2),
+            )
+        },
         |on_reject| {
             let info = crate::objects::pipeline_common::AsyncInfo {
                 next: callback_info.nextInChain,

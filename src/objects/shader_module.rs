@@ -248,7 +248,7 @@ pub unsafe extern "C" fn wgpuShaderModuleGetCompilationInfo(
 ) -> WGPUFuture {
     call_async(
         "wgpuShaderModuleGetCompilationInfo",
-        {
+        || {
             let (cb, ud) = (SendFn(callback_info.callback), UserData(callback_info.userdata1, callback_info.userdata2));
             // The status has no error value: a rejected request gets
             // CallbackCancelled and no info.

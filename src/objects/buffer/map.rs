@@ -23,7 +23,7 @@ use super::Buffer;
 use crate::abi::*;
 use crate::engine::fault::{self, Fault};
 use crate::ffi::boundary::{self, reject, ApiResult};
-use crate::ffi::callback::{Fail, OnReject, SendFn, UserData};
+use crate::ffi::callback::{Fail, MakeFail, OnReject, SendFn, UserData};
 use crate::futures::{Completer, Outcome, Source};
 
 type MapResult = (WGPUMapAsyncStatus, String);
@@ -342,7 +342,7 @@ pub(crate) unsafe fn map_async(
     offset: usize,
     size: usize,
     info: WGPUBufferMapCallbackInfo,
-    on_reject: &mut OnReject<'_, impl Fail>,
+    on_reject: &mut OnReject<'_, impl MakeFail>,
 ) -> ApiResult<WGPUFuture> {
     // SAFETY: forwarded from the caller.
     let handle = unsafe { boundary::arg::<Buffer>(buffer, "buffer")? };

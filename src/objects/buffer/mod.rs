@@ -274,10 +274,14 @@ pub unsafe extern "C" fn wgpuBufferMapAsync(
     size: usize,
     callback_info: WGPUBufferMapCallbackInfo,
 ) -> WGPUFuture {
-    crate::ffi::callback::call_async("wgpuBufferMapAsync", map_fail(&callback_info), |on_reject| {
-        // SAFETY: forwarded from the C caller.
-        unsafe { map_async(buffer, mode, offset, size, callback_info, on_reject) }
-    })
+    crate::ffi::callback::call_async(
+        "wgpuBufferMapAsync",
+        || map_fail(&callback_info),
+        |on_reject| {
+            // SAFETY: forwarded from the C caller.
+            unsafe { map_async(buffer, mode, offset, size, callback_info, on_reject) }
+        },
+    )
 }
 
 /// A mutable pointer to mapped bytes, or NULL (logged) when the range is
