@@ -111,7 +111,31 @@ impl<'r, M: MakeFail> OnReject<'r, M> {
     ///
     /// # Safety
     /// `next` is NULL or a valid chain.
+    #[inline(always)]
     pub(crate) unsafe fn mode(
+        &mut self,
+        mode: WGPUCallbackMode,
+        next: *mut WGPUChainedStruct,
+        what: &str,
+        zero_means: Option<Mode>,
+    ) -> ApiResult<Mode> {
+        // The common case, a valid standard mode and no chain, inline.
+        if next.is_null() {
+            if let Some(parsed) = Mode::from_c(mode) {
+                self.mode = Some(parsed);
+                return Ok(parsed);
+            }
+        }
+        // SAFETY: forwarded from the caller.
+        unsafe { self.mode_checked(mode, next, what, zero_means) }
+    }
+
+    /// [`OnReject::mode`] for a mode of 0 or out of range, or a chain.
+    ///
+    /// # Safety
+    /// As for [`OnReject::mode`].
+    #[inline(never)]
+    unsafe fn mode_checked(
         &mut self,
         mode: WGPUCallbackMode,
         next: *mut WGPUChainedStruct,

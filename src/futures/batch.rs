@@ -9,7 +9,6 @@
 
 use std::sync::Arc;
 
-use super::body::Body;
 use super::registry::{Mode, Outcome, Refused, Registry, Source};
 use crate::abi::WGPUFuture;
 
@@ -43,7 +42,7 @@ impl Registry {
         callback: impl FnOnce(Outcome<()>) + Send + 'static,
     ) -> Result<WGPUFuture, Refused> {
         let mut inner = self.lock();
-        let (future, key) = inner.add(mode, source, Body::new(None::<()>, callback), false)?;
+        let (future, key) = inner.add(mode, source, None::<()>, callback, false)?;
         match inner.batches.iter_mut().find(|(b, _)| *b == id) {
             // Never the case: a generation has one batch.
             Some((_, keys)) => keys.push(key),
@@ -71,7 +70,7 @@ impl Registry {
         let Some(i) = inner.batches.iter().position(|(b, _)| *b == id) else {
             return Joined::Closed(callback);
         };
-        match inner.add(mode, source, Body::new(None::<()>, callback), false) {
+        match inner.add(mode, source, None::<()>, callback, false) {
             Ok((future, key)) => {
                 inner.batches[i].1.push(key);
                 Joined::Future(future)

@@ -10,6 +10,7 @@ mod deliver;
 mod readiness;
 mod ready;
 mod registry;
+mod slots;
 mod thread_key;
 mod wait;
 

@@ -39,6 +39,7 @@ const SLACK: usize = 64;
 impl ReadyList {
     /// Lists a newly ready event. Returns the epoch to record in the event,
     /// for [`ReadyList::taken`].
+    #[inline]
     pub(super) fn push(&mut self, seq: u64, key: DefaultKey) -> u32 {
         self.entries.push((seq, key));
         self.live += 1;
@@ -64,6 +65,7 @@ impl ReadyList {
     }
 
     /// Whether some listed event is still ready.
+    #[inline]
     pub(super) fn has_live(&self) -> bool {
         self.live > 0
     }

@@ -17,7 +17,9 @@
 use std::sync::Arc;
 
 use parking_lot::{Condvar, Mutex, MutexGuard};
-use slotmap::{DefaultKey, Key as _, KeyData, SlotMap};
+use slotmap::{DefaultKey, Key as _, KeyData};
+
+use super::slots::Slots;
 
 use super::batch::BatchId;
 use super::body::Body;
@@ -40,6 +42,7 @@ pub(crate) enum Mode {
 
 impl Mode {
     /// The mode a C caller asked for; `None` for 0 and unknown values.
+    #[inline]
     pub(crate) fn from_c(mode: WGPUCallbackMode) -> Option<Mode> {
         match mode {
             WGPUCallbackMode::WaitAnyOnly => Some(Mode::WaitAnyOnly),
@@ -94,8 +97,8 @@ pub(super) struct Event {
 // A burst of futures walks the events: keep them from growing unnoticed.
 const _: () = assert!(std::mem::size_of::<Event>() <= 80);
 
-impl Event {
-    /// An event with nothing in it yet (see [`Inner::add`]).
+impl super::slots::Vacant for Event {
+    /// What a vacant slot holds: an event with no body.
     const VACANT: Event = Event {
         seq: 0,
         source: 0,
@@ -105,7 +108,9 @@ impl Event {
         state: State::Pending,
         listed: [0; 2],
     };
+}
 
+impl Event {
     /// What the operation waits on.
     pub(super) fn source(&self) -> Source {
         match self.source {
@@ -125,7 +130,7 @@ pub(super) enum Lookup {
 pub(super) struct Inner {
     /// This registry's tag, in bits 24..32 of every id it issues.
     tag: u32,
-    pub(super) events: SlotMap<DefaultKey, Event>,
+    pub(super) events: Slots<Event>,
     /// Newest version issued per slot index.
     issued: Vec<u32>,
     next_seq: u64,
@@ -205,7 +210,7 @@ impl Registry {
         Arc::new(Registry {
             inner: Mutex::new(Inner {
                 tag,
-                events: SlotMap::new(),
+                events: Slots::new(),
                 issued: Vec::new(),
                 next_seq: 1,
                 closed: false,
@@ -232,8 +237,7 @@ impl Registry {
         source: Source,
         callback: impl FnOnce(Outcome<R>) + Send + 'static,
     ) -> (WGPUFuture, Completer<R>) {
-        let body = Body::new(None::<R>, callback);
-        let (future, key) = match self.insert(mode, source, body, false) {
+        let (future, key) = match self.insert(mode, source, None::<R>, callback, false) {
             Some((future, key)) => (future, Some(key)),
             None => (WGPUFuture { id: 0 }, None),
         };
@@ -285,25 +289,36 @@ impl Registry {
         result: R,
         callback: impl FnOnce(Outcome<R>) + Send + 'static,
     ) -> WGPUFuture {
-        let body = Body::new(Some(result), callback);
         let mut inner = self.lock();
         let at_once = mode == Mode::AllowSpontaneous && (before_return || !inner.ready_spontaneous.has_live());
-        match inner.add(mode, source, body, !at_once) {
-            Ok((future, key)) => {
-                if at_once {
-                    let body = inner.events.remove(key).and_then(|mut ev| ev.body.take());
-                    drop(inner);
-                    if let Some(body) = body {
-                        super::run_at_flush(body);
-                    }
-                } else {
-                    drop(inner);
-                    // Nobody waits for a future that did not exist when their
-                    // wait began (WaitAny lists existing futures only): no
-                    // condition variable or sleeper to wake.
-                    if mode == Mode::AllowSpontaneous {
-                        super::note_spontaneous(self);
-                    }
+        if at_once {
+            // Issued and retired in one step: the body never enters the
+            // registry.
+            let added = inner.add_event(mode, source, false);
+            if let Some((_, key)) = added {
+                inner.retire_taken(key);
+            }
+            drop(inner);
+            let body = Body::new(Some(result), callback);
+            return match added {
+                Some((future, _)) => {
+                    super::run_at_flush(body);
+                    future
+                }
+                None => {
+                    body.run(true);
+                    WGPUFuture { id: 0 }
+                }
+            };
+        }
+        match inner.add(mode, source, Some(result), callback, true) {
+            Ok((future, _)) => {
+                drop(inner);
+                // Nobody waits for a future that did not exist when their
+                // wait began (WaitAny lists existing futures only): no
+                // condition variable or sleeper to wake.
+                if mode == Mode::AllowSpontaneous {
+                    super::note_spontaneous(self);
                 }
                 future
             }
@@ -320,10 +335,17 @@ impl Registry {
         self.has_readiness
     }
 
-    /// Adds an event, pending or (with its result in `body`) ready. `None`
+    /// Adds an event, pending or (with `result` stored) ready. `None`
     /// when it cannot be tracked: the callback has then run as cancelled.
-    fn insert(&self, mode: Mode, source: Source, body: Body, ready: bool) -> Option<(WGPUFuture, DefaultKey)> {
-        match self.try_insert(mode, source, body, ready) {
+    fn insert<R: Send + 'static, F: FnOnce(Outcome<R>) + Send + 'static>(
+        &self,
+        mode: Mode,
+        source: Source,
+        result: Option<R>,
+        callback: F,
+        ready: bool,
+    ) -> Option<(WGPUFuture, DefaultKey)> {
+        match self.try_insert(mode, source, result, callback, ready) {
             Ok(added) => Some(added),
             Err(refused) => {
                 refused.cancel();
@@ -335,14 +357,15 @@ impl Registry {
     /// [`Registry::insert`], handing back the callback of an event that
     /// cannot be tracked (instance closing, too many pending) instead of
     /// running it.
-    fn try_insert(
+    fn try_insert<R: Send + 'static, F: FnOnce(Outcome<R>) + Send + 'static>(
         &self,
         mode: Mode,
         source: Source,
-        body: Body,
+        result: Option<R>,
+        callback: F,
         ready: bool,
     ) -> Result<(WGPUFuture, DefaultKey), Refused> {
-        self.inner.lock().add(mode, source, body, ready)
+        self.inner.lock().add(mode, source, result, callback, ready)
     }
 
     pub(super) fn lock(&self) -> MutexGuard<'_, Inner> {
@@ -420,19 +443,47 @@ impl Registry {
 }
 
 impl Inner {
-    /// Adds an event, pending or (with its result in `body`) ready, and
-    /// returns its future and key; refuses it when the instance is closing
-    /// or too many futures are pending.
+    /// Adds an event for `callback`, pending or (with `result` stored)
+    /// ready, and returns its future and key; refuses it when the instance
+    /// is closing or too many futures are pending.
+    ///
+    /// The body is built here, in the event's slot, rather than built by
+    /// the caller and moved in: a body's small fields (the `Option<()>` of
+    /// a work-done result is one byte) written just before the lock and
+    /// read back in words to move them stalled on store forwarding.
     #[inline(always)]
-    pub(super) fn add(
+    pub(super) fn add<R: Send + 'static, F: FnOnce(Outcome<R>) + Send + 'static>(
         &mut self,
         mode: Mode,
         source: Source,
-        body: Body,
+        result: Option<R>,
+        callback: F,
         ready: bool,
     ) -> Result<(WGPUFuture, DefaultKey), Refused> {
+        match self.add_event(mode, source, ready) {
+            Some((future, key)) => {
+                if let Some(ev) = self.events.get_mut(key) {
+                    // A vacant event's body is `None` (retired events had
+                    // theirs taken): overwritten without being read back to
+                    // drop it.
+                    debug_assert!(ev.body.is_none(), "a vacant event had a body");
+                    // SAFETY: `&mut ev.body` is valid for writes. Were the
+                    // body it replaces not `None`, it would leak, not be
+                    // used again.
+                    unsafe { std::ptr::write(&mut ev.body, Some(Body::new(result, callback))) };
+                }
+                Ok((future, key))
+            }
+            None => Err(Refused(Some(Body::new(result, callback)))),
+        }
+    }
+
+    /// [`Inner::add`] without the body: the event, its id and its place on
+    /// the ready lists. `None` when it is refused.
+    #[inline(always)]
+    pub(super) fn add_event(&mut self, mode: Mode, source: Source, ready: bool) -> Option<(WGPUFuture, DefaultKey)> {
         if self.closed {
-            return Err(Refused(Some(body)));
+            return None;
         }
         let seq = self.next_seq;
         self.next_seq += 1;
@@ -444,24 +495,23 @@ impl Inner {
                 serial
             }
         };
-        // A vacant event (a constant) goes in first and the fields are then
-        // written in place: moving a whole event built on the stack into the
-        // slot reloaded its small fields in wider pieces than they were
-        // stored in, and each such load stalled on store forwarding.
-        let key = self.events.insert(Event::VACANT);
-        if let Some(ev) = self.events.get_mut(key) {
+        // Filled in place, field by field; the body follows in `add`. (An
+        // event built whole is staged on the stack and copied, and the copy
+        // stalls on store forwarding.)
+        let key = self.events.insert_with(|ev| {
             ev.seq = seq;
             ev.source = source;
+            ev.deliverer = None;
             ev.mode = mode;
             ev.state = state;
-            ev.body = Some(body);
-        }
+            ev.listed = [0; 2];
+        });
         let (idx, version) = split(key.data().as_ffi());
         if idx > SLOT_MASK {
             // 16 million futures pending at once: refuse the 16,777,217th.
-            let body = self.events.remove(key).and_then(|mut e| e.body.take());
+            self.events.remove(key);
             log::error!(target: "wgpu_shim", "too many futures pending at once; the operation's callback gets CallbackCancelled");
-            return Err(Refused(body));
+            return None;
         }
         if self.issued.len() <= idx as usize {
             self.issued.resize(idx as usize + 1, 0);
@@ -473,7 +523,7 @@ impl Inner {
             self.sync_readiness();
         }
         let id = (u64::from(version) << 32) | u64::from(self.tag << 24) | u64::from(idx);
-        Ok((WGPUFuture { id }, key))
+        Some((WGPUFuture { id }, key))
     }
 
     pub(super) fn lookup(&self, id: u64) -> Lookup {
@@ -582,6 +632,7 @@ impl Inner {
 
 /// Lists a ready event for the deliveries its mode allows; returns the
 /// epochs to record in it.
+#[inline]
 fn list_ready(process: &mut ReadyList, spontaneous: &mut ReadyList, mode: Mode, seq: u64, key: DefaultKey) -> [u32; 2] {
     let mut listed = [0; 2];
     if mode != Mode::WaitAnyOnly {
