@@ -16,6 +16,7 @@ use std::ptr;
 
 use parking_lot::MutexGuard;
 use slotmap::DefaultKey;
+use smallvec::SmallVec;
 
 use super::body::Body;
 use super::registry::{Inner, Mode, Registry, State};
@@ -71,7 +72,8 @@ impl Registry {
         mut on_taken: impl FnMut(&T),
     ) -> MutexGuard<'a, Inner> {
         let me = ThreadKey::current();
-        let mut chunk: Vec<(DefaultKey, Cell<Option<Body>>)> = Vec::with_capacity(items.len().min(CHUNK));
+        let mut chunk = ChunkVec::new();
+        chunk.reserve(items.len().min(CHUNK));
         let mut rest = items.iter();
         loop {
             let delivered = !chunk.is_empty();
@@ -106,6 +108,10 @@ impl Registry {
 /// A chunk being delivered: each event's key and, until its callback runs,
 /// its body.
 type Chunk = [(DefaultKey, Cell<Option<Body>>)];
+
+/// Where a delivery collects its chunk: inline for a few events, so a wait
+/// on a few futures delivers them without an allocation.
+type ChunkVec = SmallVec<[(DefaultKey, Cell<Option<Body>>); 4]>;
 
 /// One chunk this thread is running, linked to the one further up its
 /// stack: the list lives in `run_chunk`'s stack frames.
@@ -184,7 +190,7 @@ impl Inner {
     /// sizes than it was written in, and every load stalled on store
     /// forwarding (a third of a delivery's time, in `perf`).
     #[inline(always)]
-    fn take_into(&mut self, key: DefaultKey, me: ThreadKey, chunk: &mut Vec<(DefaultKey, Cell<Option<Body>>)>) -> bool {
+    fn take_into(&mut self, key: DefaultKey, me: ThreadKey, chunk: &mut ChunkVec) -> bool {
         let Some(ev) = self.events.get_mut(key) else { return false };
         if ev.state != State::Ready {
             return false;

@@ -8,6 +8,8 @@ use std::time::{Duration, Instant};
 
 use std::sync::Arc;
 
+use smallvec::SmallVec;
+
 use super::registry::{Lookup, Registry, Source, State};
 use crate::abi::{WGPUFutureWaitInfo, WGPUWaitStatus};
 
@@ -112,12 +114,14 @@ impl Registry {
         loop {
             let mut any_complete = false;
             let mut others_delivering = false;
-            let mut mine = Vec::new();
-            let mut stolen = Vec::new();
+            // Inline for a wait on a few futures, the common case: a wait
+            // allocates nothing then.
+            let mut mine: SmallVec<[_; 4]> = SmallVec::new();
+            let mut stolen: SmallVec<[_; 1]> = SmallVec::new();
             // The one queue the pending listed futures wait on (`Err` for
             // several), and all of them.
             let mut queue: Option<Result<u64, ()>> = None;
-            let mut queues: Vec<u64> = Vec::new();
+            let mut queues: SmallVec<[u64; 2]> = SmallVec::new();
             for (i, info) in infos.iter_mut().enumerate() {
                 match inner.lookup(info.future.id) {
                     Lookup::Completed | Lookup::Unknown => {
