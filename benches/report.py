@@ -790,47 +790,68 @@ GAPS = """\
   - Earlier versions of this page charged about 0.025 CPU/wall of a long wait to the NVIDIA driver. That
     was the benchmark's own cost: it read every thread's `/proc` schedstat before and after the wait on the
     waiting thread. The waiting thread's figure now comes from its thread clock, read inside the wait.
-- **The wait ladder on a CPU adapter** (the lavapipe run; issue 16, not met). On a CPU adapter the waiting
-  thread sleeps in `vkWaitSemaphores` on the device fence alone (lavapipe busy-waits on a wait for either of
-  two semaphores), in 10 ms slices, and polls the device itself: no hand-off to the progress thread. A 100 ms
-  job costs the waiting thread about 0.005 CPU/wall. The 256-byte round trip is 1.02–1.04× wgpu-native's
-  blocking poll in this run, with a higher CPU/wall.
+- **The wait ladder on a CPU adapter** (the lavapipe run; issue 16: the round trip not met). On a CPU adapter
+  the waiting thread sleeps in `vkWaitSemaphores` on the device fence alone (lavapipe busy-waits on a wait for
+  either of two semaphores), in 10 ms slices, and polls the device itself: no hand-off to the progress thread.
+  A 100 ms job costs the waiting thread about 0.0025 CPU/wall (target 0.01: met). The 256-byte round trip is
+  1.06× wgpu-native's blocking poll in this run, with a higher CPU/wall (0.279 against 0.233).
   - **The floor.** `core_floor` runs the same round trip on wgpu-core 30 alone, with wgpu-core's own blocking
-    poll as the wait (the row "wgpu-core 30 alone" above, in the same rounds): it is faster than wgpu-native's
-    poll (0.91×). So the gap is not wgpu-core 30: wgpu-shim's layer adds about 6 µs (13 %) per round trip
-    to it.
-  - **With every thread on one CPU** (`taskset -c 0`, 2,000 trips, three alternating rounds), where the
-    figures hardly vary: wgpu-core alone 44–46 µs, wgpu-native's poll 45–48 µs, wgpu-shim's WaitAny 50–54 µs.
-  - **Where the 6 µs go.** `perf record` on one CPU, the difference between 10,000 and 30,000 trips of each
-    program, is the CPU time per trip. The application thread: 31 µs in wgpu-shim against 21 µs in
-    wgpu-native (perf's sampling inflates both). Of the 10 µs:
-    - the kernel 2.1 µs (wake-ups, context switches) and libc 1.5 µs (allocation, condition variables);
-    - wgpu-shim's own functions 2.3 µs: WaitAny's registry scan and delivery 0.5, the export wrapper 0.4,
-      the direct sleep 0.2, the submit and map paths;
-    - wgpu-core 1.3 µs (3.9 µs in wgpu-shim, 2.6 µs in both wgpu-native and `core_floor`), and other Rust
-      code 1.1 µs.
+    poll as the wait (the row "wgpu-core 30 alone" above, in the same rounds): 0.98× of wgpu-native's poll.
+    So the gap is not wgpu-core 30: wgpu-shim's layer adds about 3.7 µs (8 %) per round trip to it.
+  - **Where it goes: instructions** (callgrind, `LP_NUM_THREADS=1`, the difference between 100 and 450 round
+    trips of 2332d35, and each export's average over its 500 calls). wgpu-core does the same work under both
+    libraries: the wgpu-core functions the exports call run 44.0 k instructions per trip in wgpu-shim (with
+    its own fence wait, 1.2 k) and 44.4 k in wgpu-native. The layers around them differ: wgpu-shim's exports
+    add 6.5 k, wgpu-native's 0.85 k.
 
-    Lavapipe's own threads spend 4–5 µs more per trip too. The Vulkan work is the same: callgrind counts the
-    same wgpu-hal calls per trip in wgpu-shim and in `core_floor`, one submission each. So this is
-    interference (caches, scheduling), not more work.
-  - **Instructions.** Callgrind, 350 round trips: the C functions of one trip run 51 k instructions in
-    wgpu-shim, against 45 k for wgpu-native's and 46 k for `core_floor`'s whole trip. So wgpu-shim runs
-    about 13 % more instructions than wgpu-core alone, as much as it takes more time.
-    - `wgpuInstanceWaitAny` runs 21.9 k, against 18.0 k for `wgpuDevicePoll`; wgpu-core's poll is 17.3 k
-      of WaitAny's 21.9 k.
-    - Allocations are not the difference: callgrind counts the same number of `malloc` calls per trip in
-      wgpu-shim and in `core_floor` (12.5 and 12.7).
-    - Reading the fence once less per wait was tried and gained nothing measurable. The fence advances by
-      two per round trip here, so a sleep that starts from the last polled value instead of a fresh read
-      wakes at once and polls twice.
-  - **What is left.** The target needs the layer's cost per round trip cut by about half: the futures
-    layer around the wait (about 4,000 instructions) and the C API's checks and conversions in the other
-    calls (about 2,000). A short spin does not help: the copy keeps lavapipe busy for about 40 µs, and
-    spinning that long misses the CPU target (the spin's CPU/wall is 0.93).
-  - **Futures at 10,000.** wgpu-shim takes about 1.0 ms per 10,000 futures in every round. fc395d0's
-    library, measured beside it today, also takes about 1.0 ms, so there is no regression. wgpu-native's
-    rounds range from 0.53 to 1.26 ms on this host, which spans this page's earlier 1.08× and this run's
-    0.60×.
+    | export | wgpu-shim | of it wgpu-core | wgpu-native | of it wgpu-core |
+    |---|---|---|---|---|
+    | `wgpuInstanceWaitAny` / `wgpuDevicePoll(wait)` | 20,452 | 16,602 + fence wait 1,152 | 16,780 | 16,761 |
+    | `wgpuQueueSubmit` | 13,128 | 12,386 | 13,095 | 12,996 |
+    | `wgpuQueueWriteBuffer` | 5,875 | 5,664 | 5,361 | 5,335 |
+    | `wgpuCommandEncoderFinish` | 4,972 | 4,660 | 4,647 | 4,502 |
+    | `wgpuBufferMapAsync` | 1,542 | 692 | 688 | 578 |
+    | `wgpuCommandEncoderCopyBufferToBuffer` | 1,422 | 1,213 | 2,687 | 2,659 |
+    | `wgpuDeviceCreateCommandEncoder` | 1,047 | 750 | 811 | 695 |
+    | the four others (unmap, two releases, mapped range) | 2,057 | 885 | 1,175 | 873 |
+
+    WaitAny's own 2.7 k is the registry scan before and after the sleep, the sleeper's registration and the
+    delivery; MapAsync's 0.85 k is its future, its state checks and the wgpu-core callback it boxes. Time
+    follows instructions loosely here: the layer's 6.5 k are about 12 % of a trip's instructions and 8 % of
+    its time.
+  - **Tried, and no measurable change** (five or three alternating rounds each, about 1 µs of noise): WaitAny
+    and delivery with inline small vectors instead of three allocations per wait (kept: fewer instructions);
+    a fence sleep without the 10 ms slice (a test build: 49.9–50.6 µs against 49.4–51.6 µs); reading the
+    fence once less per wait (the fence advances by two per round trip here, so a sleep that starts from the
+    last polled value wakes at once and polls twice). A short spin does not help either: the copy keeps
+    lavapipe busy for about 40 µs, and spinning that long misses the CPU target (a spin's CPU/wall is 0.92).
+  - **What is left.** Reaching 1.0× needs most of the layer's 6.5 k instructions per trip gone: WaitAny's
+    scans around the sleep, and the checks and bookkeeping of the other exports.
+- **Futures throughput on a CPU adapter** (issue 16: met, 1.05× at 10,000 futures in this run, 1.45× at
+  100,000). What made registration and delivery as cheap as wgpu-native's, found with `perf annotate` on one
+  CPU:
+  - locked instructions, which drain the store buffer: the work-done state lock on an idle queue is gone (an
+    atomic mirror of "idle at generation N" answers first), so a work-done future takes the registry lock alone;
+  - thread storage: one frame per export, reached once on entry and once on return, instead of four to six
+    thread-local accesses;
+  - values written in small stores and read back in wide loads, which stall on store forwarding: the rejection
+    callback is made only when a call is rejected, `catch_unwind` borrows the call's closure, and an event and
+    its callback body are written straight into their slot (`src/futures/slots.rs`) instead of being built on
+    the stack and moved;
+  - delivery: a delivered event is retired by marking its slot vacant, without being read back to be dropped,
+    and the chunk of delivered events is walked by reference.
+
+  `bench --scenario futures_throughput --strategy spin --iterations 15`, every thread on one CPU
+  (`taskset -c 1`, `LP_NUM_THREADS=1`), 10,000 futures, five alternating rounds (medians; ranges in brackets):
+
+  | library | registration per future | delivery | total |
+  |---|---|---|---|
+  | wgpu-shim 38aee78 | 47.6 ns (46.9–48.2) | 163 µs (161–166) | 640 µs (637–645) |
+  | wgpu-shim f7c0963 | 36.6 ns (36.2–41.0) | 120 µs (117–122) | 488 µs (481–533) |
+  | wgpu-native v29 | 36.3 ns (35.7–41.4) | 135 µs (133–177) | 499 µs (489–591) |
+
+  A software prefetch of the events ahead in a delivery was tried and was slower (146 against 140 µs), and
+  so were chunks of 256 instead of 64.
 - **Futures throughput** (met on the GPU): a future costs no allocation (its callback is stored in the event),
   joining the current work-done batch takes the registry lock alone, and a burst is delivered 64 callbacks at
   a time, so its working set stays in cache. Spontaneous callbacks are delivered by one thread at a time
