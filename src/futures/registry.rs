@@ -237,9 +237,15 @@ impl Registry {
         source: Source,
         callback: impl FnOnce(Outcome<R>) + Send + 'static,
     ) -> (WGPUFuture, Completer<R>) {
-        let (future, key) = match self.insert(mode, source, None::<R>, callback, false) {
-            Some((future, key)) => (future, Some(key)),
-            None => (WGPUFuture { id: 0 }, None),
+        // The lock goes with this statement: a refused callback runs as
+        // cancelled with no lock held.
+        let added = self.lock().add(mode, source, None::<R>, callback, false);
+        let (future, key) = match added {
+            Ok((future, key)) => (future, Some(key)),
+            Err(refused) => {
+                refused.cancel();
+                (WGPUFuture { id: 0 }, None)
+            }
         };
         (future, Completer { registry: self.clone(), key, _result: Default::default() })
     }
@@ -333,39 +339,6 @@ impl Registry {
     /// Whether the instance has a readiness handle.
     pub(crate) fn has_readiness(&self) -> bool {
         self.has_readiness
-    }
-
-    /// Adds an event, pending or (with `result` stored) ready. `None`
-    /// when it cannot be tracked: the callback has then run as cancelled.
-    fn insert<R: Send + 'static, F: FnOnce(Outcome<R>) + Send + 'static>(
-        &self,
-        mode: Mode,
-        source: Source,
-        result: Option<R>,
-        callback: F,
-        ready: bool,
-    ) -> Option<(WGPUFuture, DefaultKey)> {
-        match self.try_insert(mode, source, result, callback, ready) {
-            Ok(added) => Some(added),
-            Err(refused) => {
-                refused.cancel();
-                None
-            }
-        }
-    }
-
-    /// [`Registry::insert`], handing back the callback of an event that
-    /// cannot be tracked (instance closing, too many pending) instead of
-    /// running it.
-    fn try_insert<R: Send + 'static, F: FnOnce(Outcome<R>) + Send + 'static>(
-        &self,
-        mode: Mode,
-        source: Source,
-        result: Option<R>,
-        callback: F,
-        ready: bool,
-    ) -> Result<(WGPUFuture, DefaultKey), Refused> {
-        self.inner.lock().add(mode, source, result, callback, ready)
     }
 
     pub(super) fn lock(&self) -> MutexGuard<'_, Inner> {
