@@ -18,10 +18,19 @@
 //!   futures pending, so no completion can slip between its scan and its
 //!   sleep.
 //!
-//! Enabled on drivers with native timeline semaphores. Drivers that emulate
-//! them (Mesa's lavapipe, a CPU adapter) busy-wait on a wait for any of
-//! several semaphores, so there WaitAny keeps the condition variable.
-//! `WGPU_SHIM_FENCE_WAIT=1` / `=0` forces it on or off (tests).
+//! Drivers that emulate timeline semaphores (Mesa's lavapipe, a CPU adapter)
+//! busy-wait on a wait for any of several, so on CPU adapters there is no
+//! wake semaphore: the waiter sleeps on the fence alone, in slices of
+//! [`FENCE_ONLY_SLICE_NS`], and still polls on its own thread. An event made
+//! ready without GPU progress is seen at the end of the slice.
+//! `WGPU_SHIM_FENCE_WAIT=1` adds the wake semaphore on CPU adapters too, `=0`
+//! turns direct waits off (tests).
+//!
+//! The sleeper a WaitAny registers is its device itself (`Arc<Device>` as a
+//! [`DirectSleep`]): holding it keeps the fence and the wake semaphore alive,
+//! which the device owns alone and destroys, the semaphore first, in its
+//! drop. (A sleeper that held the semaphore itself could outlive the Vulkan
+//! device.) Looking one up allocates nothing.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -162,60 +171,46 @@ impl Drop for FenceWake {
     }
 }
 
-/// One WaitAny's direct sleeps on one device. Holding the device keeps the
-/// fence and the wake semaphore alive: the device owns them alone, and
-/// destroys the semaphore before the Vulkan device (`Device::drop`). (A
-/// sleeper that held the semaphore itself could outlive the Vulkan device:
-/// dropping the sleeper drops the device first.)
-pub(crate) struct DeviceSleep {
-    device: Arc<Device>,
+/// The direct sleeper of `device`, when its driver allows direct waits.
+pub(crate) fn sleeper(device: Arc<Device>) -> Option<Arc<dyn DirectSleep>> {
+    if crate::engine::exit::detached() || device.fence_wake.is_none() {
+        return None;
+    }
+    Some(device)
 }
 
-impl DeviceSleep {
-    /// A sleeper for `device`, when its driver allows direct waits.
-    pub(crate) fn new(device: Arc<Device>) -> Option<Arc<DeviceSleep>> {
-        if crate::engine::exit::detached() || device.fence_wake.is_none() {
-            return None;
-        }
-        Some(Arc::new(DeviceSleep { device }))
+/// Polls `device` when its fence is at `value`, past what any finished
+/// poll covered; returns whether it did. (Events that a poll made ready
+/// after this waiter's scan woke it through the wake semaphore.)
+fn poll_if_progressed(device: &Device, value: u64) -> bool {
+    let progress = &device.progress;
+    if value <= progress.polled() {
+        return false;
     }
-
-    /// The device's fence and wake semaphore: always there (checked in
-    /// [`DeviceSleep::new`]; the device gives them up only when dropped).
-    fn fence_wake(&self) -> Option<&FenceWake> {
-        self.device.fence_wake.as_ref()
-    }
-
-    /// Polls the device when its fence is at `value`, past what any finished
-    /// poll covered; returns whether it did. (Events that a poll made ready
-    /// after this waiter's scan woke it through the wake semaphore.)
-    fn poll_if_progressed(&self, value: u64) -> bool {
-        let progress = &self.device.progress;
-        if value <= progress.polled() {
-            return false;
-        }
-        self.device.poll_now();
-        progress.note_polled(value);
-        true
-    }
+    device.poll_now();
+    progress.note_polled(value);
+    true
 }
 
-impl DirectSleep for DeviceSleep {
+/// The device fence and wake semaphore are always there for a sleeper
+/// ([`sleeper`] checks; the device gives them up only when dropped): where
+/// they are not, the calls do nothing and `sleep` reports failure.
+impl DirectSleep for Device {
     fn wake(&self) {
-        if let Some(fw) = self.fence_wake() {
+        if let Some(fw) = self.fence_wake.as_ref() {
             fw.signal();
         }
     }
 
     fn token(&self) -> u64 {
-        self.fence_wake().map_or(0, FenceWake::token)
+        self.fence_wake.as_ref().map_or(0, FenceWake::token)
     }
 
     fn sleep(&self, token: u64, deadline: Option<Instant>) -> bool {
-        let Some(fw) = self.fence_wake() else { return false };
+        let Some(fw) = self.fence_wake.as_ref() else { return false };
         let Ok(seen) = fw.raw.value() else { return false };
         // Progress nobody has polled for yet: poll, and let the caller rescan.
-        if self.poll_if_progressed(seen) {
+        if poll_if_progressed(self, seen) {
             // Spontaneous callbacks the poll made ready run now, not when
             // the WaitAny returns.
             crate::futures::flush_spontaneous();
@@ -229,10 +224,10 @@ impl DirectSleep for DeviceSleep {
             }
         };
         // The progress thread stands by while this thread watches the fence.
-        self.device.progress.enter_direct();
+        self.progress.enter_direct();
         // Spin, then sleep (`spin.rs`): short GPU work ends inside the spin
         // and costs no driver wake-up.
-        let spin = &self.device.progress.spin;
+        let spin = &self.progress.spin;
         let start = Instant::now();
         let mut fence_moved = false;
         let mut done = || {
@@ -253,8 +248,8 @@ impl DirectSleep for DeviceSleep {
         if fence_moved || now.is_ok_and(|v| v > seen) {
             spin.note(start.elapsed());
         }
-        let polled = slept && now.is_ok_and(|now| self.poll_if_progressed(now));
-        self.device.progress.leave_direct();
+        let polled = slept && now.is_ok_and(|now| poll_if_progressed(self, now));
+        self.progress.leave_direct();
         if polled {
             crate::futures::flush_spontaneous();
         }

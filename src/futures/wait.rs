@@ -233,8 +233,12 @@ impl Registry {
                     drop(inner);
                     let slept = sleeper.sleep(token, deadline);
                     inner = self.lock();
+                    // This thread's entry: another thread may sleep on the
+                    // same device (sleepers are devices), but a thread has
+                    // one entry at a time, since it registers only to sleep.
                     let this = Arc::as_ptr(&sleeper).cast::<()>();
-                    let entry = inner.sleepers.iter().position(|(_, s)| Arc::as_ptr(s).cast::<()>() == this);
+                    let entry =
+                        inner.sleepers.iter().position(|(t, s)| *t == me && Arc::as_ptr(s).cast::<()>() == this);
                     let entry = entry.map(|i| inner.sleepers.swap_remove(i));
                     if !slept {
                         // The sleeper's references go with the lock released

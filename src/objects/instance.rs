@@ -377,8 +377,7 @@ pub unsafe extern "C" fn wgpuInstanceWaitAny(
             )
         };
         let find_sleeper = |serial: u64| -> Option<Arc<dyn DirectSleep>> {
-            let device = instance.device_by_serial(serial)?;
-            Some(crate::engine::direct_wait::DeviceSleep::new(device)?)
+            crate::engine::direct_wait::sleeper(instance.device_by_serial(serial)?)
         };
         let kick = |serial: u64| match instance.device_by_serial(serial) {
             Some(device) => device.kick_or_poll(),
