@@ -64,7 +64,8 @@ pub unsafe extern "C" fn wgpuQueueSubmit(queue: WGPUQueue, command_count: usize,
 /// Every element of `list` is NULL or a live command buffer handle.
 pub(crate) unsafe fn submit(queue: &Queue, list: &[WGPUCommandBuffer]) -> boundary::ApiResult<Option<u64>> {
     let device = &queue.device;
-    let mut ids = Vec::with_capacity(list.len());
+    // Inline for the usual few command buffers: a submit allocates nothing here.
+    let mut ids: smallvec::SmallVec<[_; 4]> = smallvec::SmallVec::with_capacity(list.len());
     let mut problem = None;
     for (i, &raw) in list.iter().enumerate() {
         // SAFETY: each element is a live command buffer (caller).
