@@ -144,6 +144,7 @@ impl Body {
     /// Stores the operation's result. Gives it back when the body's result
     /// type is not `R` (never the case: a completer is typed like its
     /// event), to be dropped by the caller.
+    #[inline]
     pub(super) fn set_result<R: Send + 'static>(&mut self, result: Option<R>) -> Result<(), Option<R>> {
         if (self.vtable.result_type)() != TypeId::of::<R>() {
             return Err(result);

@@ -199,9 +199,11 @@ impl Inner {
         ev.deliverer = Some(me);
         let (mode, listed) = (ev.mode, ev.listed);
         let len = chunk.len();
-        chunk.reserve(1);
+        if len == chunk.capacity() {
+            chunk.reserve(1);
+        }
         let body: *mut Option<Body> = &mut ev.body;
-        // SAFETY: `reserve` made room for one more element at `len`. The
+        // SAFETY: the chunk has room for one more element at `len` (made just above when it was full). The
         // body is moved bitwise from the event into that element (the two
         // do not overlap: one is in the slot map, the other in the chunk),
         // then the event's copy is overwritten with `None` without being

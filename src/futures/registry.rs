@@ -562,6 +562,7 @@ impl Inner {
     /// mode (`None` when the event was not pending: already complete, or
     /// cancelled by the instance's release) and whatever of `result` was not
     /// stored, for the caller to drop once the lock is released.
+    #[inline]
     pub(super) fn make_ready<R: Send + 'static>(
         &mut self,
         key: DefaultKey,
