@@ -42,7 +42,7 @@ impl Registry {
         callback: impl FnOnce(Outcome<()>) + Send + 'static,
     ) -> Result<WGPUFuture, Refused> {
         let mut inner = self.lock();
-        let (future, key) = inner.add(mode, source, None::<()>, callback, false)?;
+        let (future, key) = inner.add(mode, source, Some(()), callback, false)?;
         match inner.batches.iter_mut().find(|(b, _)| *b == id) {
             // Never the case: a generation has one batch.
             Some((_, keys)) => keys.push(key),
@@ -70,7 +70,7 @@ impl Registry {
         let Some(i) = inner.batches.iter().position(|(b, _)| *b == id) else {
             return Joined::Closed(callback);
         };
-        match inner.add(mode, source, None::<()>, callback, false) {
+        match inner.add(mode, source, Some(()), callback, false) {
             Ok((future, key)) => {
                 inner.batches[i].1.push(key);
                 Joined::Future(future)
@@ -88,7 +88,10 @@ impl Registry {
         let (_, mut keys) = inner.batches.swap_remove(i);
         let mut spontaneous = false;
         for &key in &keys {
-            let (made, _) = inner.make_ready::<()>(key, ok.then_some(()));
+            // A batch's bodies hold their `()` result from the start (a
+            // pending event's result is never read); a batch that failed
+            // takes it out, so its callbacks get CallbackCancelled.
+            let made = if ok { inner.mark_ready(key) } else { inner.make_ready::<()>(key, None).0 };
             spontaneous |= made == Some(Mode::AllowSpontaneous);
         }
         inner.sync_readiness();
