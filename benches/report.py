@@ -793,11 +793,12 @@ GAPS = """\
 - **The wait ladder on a CPU adapter** (the lavapipe run; issue 16: the round trip not met). On a CPU adapter
   the waiting thread sleeps in `vkWaitSemaphores` on the device fence alone (lavapipe busy-waits on a wait for
   either of two semaphores), in 10 ms slices, and polls the device itself: no hand-off to the progress thread.
-  A 100 ms job costs the waiting thread about 0.0025 CPU/wall (target 0.01: met). The 256-byte round trip is
-  1.06× wgpu-native's blocking poll in this run, with a higher CPU/wall (0.279 against 0.233).
+  A 100 ms job costs the waiting thread about 0.0024 CPU/wall (target 0.01: met). The 256-byte round trip is
+  1.07× wgpu-native's blocking poll in this run, with a higher CPU/wall (0.28 against 0.241); this stop's four
+  runs gave 1.06–1.08×.
   - **The floor.** `core_floor` runs the same round trip on wgpu-core 30 alone, with wgpu-core's own blocking
-    poll as the wait (the row "wgpu-core 30 alone" above, in the same rounds): 0.98× of wgpu-native's poll.
-    So the gap is not wgpu-core 30: wgpu-shim's layer adds about 3.7 µs (8 %) per round trip to it.
+    poll as the wait (the row "wgpu-core 30 alone" above, in the same rounds): 0.995× of wgpu-native's poll.
+    So the gap is not wgpu-core 30: wgpu-shim's layer adds about 3.2 µs (7 %) per round trip to it.
   - **Where it goes: instructions** (callgrind, `LP_NUM_THREADS=1`, the difference between 100 and 450 round
     trips of 2332d35, and each export's average over its 500 calls). wgpu-core does the same work under both
     libraries: the wgpu-core functions the exports call run 44.0 k instructions per trip in wgpu-shim (with
@@ -817,8 +818,9 @@ GAPS = """\
 
     WaitAny's own 2.7 k is the registry scan before and after the sleep, the sleeper's registration and the
     delivery; MapAsync's 0.85 k is its future, its state checks and the wgpu-core callback it boxes. Time
-    follows instructions loosely here: the layer's 6.5 k are about 12 % of a trip's instructions and 8 % of
-    its time.
+    follows instructions loosely here: the layer's 6.5 k are about 12 % of a trip's instructions and 7 % of
+    its time. Since that count, a WaitAny no longer allocates its sleeper (the device is the sleeper) and a
+    submit no longer allocates its id list: fewer instructions, no change beyond the noise in time.
   - **Tried, and no measurable change** (five or three alternating rounds each, about 1 µs of noise): WaitAny
     and delivery with inline small vectors instead of three allocations per wait (kept: fewer instructions);
     a fence sleep without the 10 ms slice (a test build: 49.9–50.6 µs against 49.4–51.6 µs); reading the
@@ -827,9 +829,10 @@ GAPS = """\
     lavapipe busy for about 40 µs, and spinning that long misses the CPU target (a spin's CPU/wall is 0.92).
   - **What is left.** Reaching 1.0× needs most of the layer's 6.5 k instructions per trip gone: WaitAny's
     scans around the sleep, and the checks and bookkeeping of the other exports.
-- **Futures throughput on a CPU adapter** (issue 16: met, 1.05× at 10,000 futures in this run, 1.45× at
-  100,000). What made registration and delivery as cheap as wgpu-native's, found with `perf annotate` on one
-  CPU:
+- **Futures throughput on a CPU adapter** (issue 16: at parity). 1.06× of wgpu-native at 10,000 futures in
+  this run, and 1.51× at 100,000; this stop's four runs gave 0.98–1.06× at 10,000, so the figure is at
+  wgpu-native's, not reliably above it. What made registration and delivery as cheap as wgpu-native's, found
+  with `perf annotate` on one CPU:
   - locked instructions, which drain the store buffer: the work-done state lock on an idle queue is gone (an
     atomic mirror of "idle at generation N" answers first), so a work-done future takes the registry lock alone;
   - thread storage: one frame per export, reached once on entry and once on return, instead of four to six
@@ -839,7 +842,14 @@ GAPS = """\
     its callback body are written straight into their slot (`src/futures/slots.rs`) instead of being built on
     the stack and moved;
   - delivery: a delivered event is retired by marking its slot vacant, without being read back to be dropped,
-    and the chunk of delivered events is walked by reference.
+    and the chunk of delivered events is walked by reference; a completed work-done batch marks its events
+    ready without touching their bodies (they hold their `()` result from the start).
+
+  Registration is now faster than wgpu-native's in these runs (36 against 45 ns per future) and delivery
+  slower (about 185 against 132–146 µs per 10,000). Delivery has two speeds on this two-CPU machine: about
+  137 µs in most processes and 185–230 µs in some (one in six of a series of single-strategy runs, and this
+  run's medians), with the same library; with every thread on one CPU it was the faster one in every run
+  here. What decides it was not found.
 
   `bench --scenario futures_throughput --strategy spin --iterations 15`, every thread on one CPU
   (`taskset -c 1`, `LP_NUM_THREADS=1`), 10,000 futures, five alternating rounds (medians; ranges in brackets):
