@@ -408,7 +408,7 @@ impl Registry {
     pub(crate) fn is_complete(&self, id: u64) -> Option<bool> {
         let inner = self.inner.lock();
         match inner.lookup(id) {
-            Lookup::Live(key) => Some(inner.events[key].state != State::Pending),
+            Lookup::Live(key) => inner.events.get(key).map(|ev| ev.state != State::Pending),
             Lookup::Completed => Some(true),
             Lookup::Unknown => None,
         }
@@ -433,22 +433,20 @@ impl Inner {
         callback: F,
         ready: bool,
     ) -> Result<(WGPUFuture, DefaultKey), Refused> {
-        match self.add_event(mode, source, ready) {
-            Some((future, key)) => {
-                if let Some(ev) = self.events.get_mut(key) {
-                    // A vacant event's body is `None` (retired events had
-                    // theirs taken): overwritten without being read back to
-                    // drop it.
-                    debug_assert!(ev.body.is_none(), "a vacant event had a body");
-                    // SAFETY: `&mut ev.body` is valid for writes. Were the
-                    // body it replaces not `None`, it would leak, not be
-                    // used again.
-                    unsafe { std::ptr::write(&mut ev.body, Some(Body::new(result, callback))) };
-                }
-                Ok((future, key))
-            }
-            None => Err(Refused(Some(Body::new(result, callback)))),
-        }
+        let added = self.add_event(mode, source, ready);
+        let found = added.and_then(|(future, key)| Some((future, key, self.events.get_mut(key)?)));
+        let Some((future, key, ev)) = found else {
+            // Refused (or, never the case, not found just after it was
+            // added): the callback is handed back, to run as cancelled.
+            return Err(Refused(Some(Body::new(result, callback))));
+        };
+        // A vacant event's body is `None` (retired events had theirs
+        // taken): overwritten without being read back to drop it.
+        debug_assert!(ev.body.is_none(), "a vacant event had a body");
+        // SAFETY: `&mut ev.body` is valid for writes. Were the body it
+        // replaces not `None`, it would leak, not be used again.
+        unsafe { std::ptr::write(&mut ev.body, Some(Body::new(result, callback))) };
+        Ok((future, key))
     }
 
     /// [`Inner::add`] without the body: the event, its id and its place on
@@ -492,7 +490,9 @@ impl Inner {
         self.issued[idx as usize] = version;
         if ready {
             let Inner { events, ready_process, ready_spontaneous, .. } = self;
-            events[key].listed = list_ready(ready_process, ready_spontaneous, mode, seq, key);
+            if let Some(ev) = events.get_mut(key) {
+                ev.listed = list_ready(ready_process, ready_spontaneous, mode, seq, key);
+            }
             self.sync_readiness();
         }
         let id = (u64::from(version) << 32) | u64::from(self.tag << 24) | u64::from(idx);

@@ -15,8 +15,6 @@
 //! - a delivered event, whose body has been taken, is retired by marking its
 //!   slot vacant (`retire`), without reading it back to drop it.
 
-use std::ops::{Index, IndexMut};
-
 use slotmap::{DefaultKey, Key as _, KeyData};
 
 /// No vacant slot.
@@ -90,6 +88,7 @@ impl<T: Vacant> Slots<T> {
             None => self.grow(),
         };
         self.len += 1;
+        // In range: a free slot found above, or the one `grow` just pushed.
         let slot = &mut self.slots[idx as usize];
         slot.version = slot.version.wrapping_add(1) | 1;
         fill(&mut slot.value);
@@ -151,22 +150,6 @@ impl<T: Vacant> Slots<T> {
     }
 }
 
-impl<T: Vacant> Index<DefaultKey> for Slots<T> {
-    type Output = T;
-
-    /// Panics when `key` names nothing: for callers that checked it just
-    /// before, under the same lock.
-    fn index(&self, key: DefaultKey) -> &T {
-        self.get(key).expect("internal error: an event looked up by a stale key")
-    }
-}
-
-impl<T: Vacant> IndexMut<DefaultKey> for Slots<T> {
-    fn index_mut(&mut self, key: DefaultKey) -> &mut T {
-        self.get_mut(key).expect("internal error: an event looked up by a stale key")
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -185,7 +168,7 @@ mod tests {
         let mut s = Slots::new();
         let a = s.insert_with(|v| *v = 1u32);
         let b = s.insert_with(|v| *v = 2);
-        assert_eq!((s[a], s[b], s.len()), (1, 2, 2));
+        assert_eq!((s.get(a), s.get(b), s.len()), (Some(&1), Some(&2), 2));
         assert_eq!(s.remove(a), Some(1));
         assert!(!s.contains_key(a) && s.get(a).is_none() && s.remove(a).is_none());
         let c = s.insert_with(|v| {
@@ -195,7 +178,7 @@ mod tests {
         assert_eq!(parts(c).0, parts(a).0, "the vacated slot is reused");
         assert_ne!(c, a, "with a new version");
         assert!(s.get(a).is_none());
-        assert_eq!(s[c], 3);
+        assert_eq!(s.get(c), Some(&3));
         s.retire(b);
         assert!(s.get(b).is_none() && s.len() == 1);
         s.retire(b);

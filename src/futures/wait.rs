@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use smallvec::SmallVec;
 
-use super::registry::{Lookup, Registry, Source, State};
+use super::registry::{Event, Lookup, Registry, Source, State};
 use crate::abi::{WGPUFutureWaitInfo, WGPUWaitStatus};
 
 /// A way for a WaitAny thread to sleep on a device's own completion signal
@@ -97,8 +97,9 @@ impl Registry {
                     return Err(format!("future {:#x} is not a future of this instance", info.future.id))
                 }
                 Lookup::Live(key) => {
-                    let source = inner.events[key].source();
-                    mixed |= *first_source.get_or_insert(source) != source;
+                    if let Some(source) = inner.events.get(key).map(Event::source) {
+                        mixed |= *first_source.get_or_insert(source) != source;
+                    }
                 }
                 Lookup::Completed => {}
             }
@@ -123,17 +124,26 @@ impl Registry {
             let mut queue: Option<Result<u64, ()>> = None;
             let mut queues: SmallVec<[u64; 2]> = SmallVec::new();
             for (i, info) in infos.iter_mut().enumerate() {
-                match inner.lookup(info.future.id) {
-                    Lookup::Completed | Lookup::Unknown => {
+                // A live event's fields, copied out (the lookup and the
+                // read are under the same lock, so a live key finds its
+                // event; were it gone, it would be a completed future).
+                let live = match inner.lookup(info.future.id) {
+                    Lookup::Live(key) => {
+                        inner.events.get(key).map(|ev| (key, ev.state, ev.source(), ev.seq, ev.deliverer))
+                    }
+                    Lookup::Completed | Lookup::Unknown => None,
+                };
+                match live {
+                    None => {
                         info.completed = 1;
                         any_complete = true;
                     }
-                    Lookup::Live(key) => match inner.events[key].state {
+                    Some((key, state, source, seq, deliverer)) => match state {
                         State::Pending => {
                             // `completed` is an output: whatever the caller
                             // left there, it tells.
                             info.completed = 0;
-                            if let Source::Queue(serial) = inner.events[key].source() {
+                            if let Source::Queue(serial) = source {
                                 if !queues.contains(&serial) {
                                     queues.push(serial);
                                 }
@@ -144,17 +154,17 @@ impl Registry {
                                 }
                             }
                         }
-                        State::Ready => mine.push((inner.events[key].seq, key, i)),
+                        State::Ready => mine.push((seq, key, i)),
                         // A callback of this thread's, further up the stack:
                         // the future is complete.
-                        State::Delivering if inner.events[key].deliverer == Some(me) => {
+                        State::Delivering if deliverer == Some(me) => {
                             info.completed = 1;
                             any_complete = true;
                             // Taken by a delivery further up this thread's
                             // stack: its callback runs here unless it has
                             // started already (this is its own callback).
                             if let Some(body) = super::deliver::steal(self, key) {
-                                stolen.push((inner.events[key].seq, body));
+                                stolen.push((seq, body));
                             }
                         }
                         State::Delivering => {
