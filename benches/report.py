@@ -794,11 +794,12 @@ GAPS = """\
   the waiting thread sleeps in `vkWaitSemaphores` on the device fence alone (lavapipe busy-waits on a wait for
   either of two semaphores), in 10 ms slices, and polls the device itself: no hand-off to the progress thread.
   A 100 ms job costs the waiting thread about 0.0024 CPU/wall (target 0.01: met). The 256-byte round trip is
-  1.07× wgpu-native's blocking poll in this run, with a higher CPU/wall (0.28 against 0.241); this stop's four
+  1.07× wgpu-native's blocking poll in this run, with a higher CPU/wall (0.261 against 0.223); this stop's five
   runs gave 1.06–1.08×.
   - **The floor.** `core_floor` runs the same round trip on wgpu-core 30 alone, with wgpu-core's own blocking
-    poll as the wait (the row "wgpu-core 30 alone" above, in the same rounds): 0.995× of wgpu-native's poll.
-    So the gap is not wgpu-core 30: wgpu-shim's layer adds about 3.2 µs (7 %) per round trip to it.
+    poll as the wait (the row "wgpu-core 30 alone" above, in the same rounds): 0.966× of wgpu-native's poll.
+    So the gap is not wgpu-core 30: wgpu-shim's layer adds about 4.8 µs (9 %) per round trip to it (3.2 µs,
+    7 %, in the previous run).
   - **Where it goes: instructions** (callgrind, `LP_NUM_THREADS=1`, the difference between 100 and 450 round
     trips of 2332d35, and each export's average over its 500 calls). wgpu-core does the same work under both
     libraries: the wgpu-core functions the exports call run 44.0 k instructions per trip in wgpu-shim (with
@@ -818,19 +819,21 @@ GAPS = """\
 
     WaitAny's own 2.7 k is the registry scan before and after the sleep, the sleeper's registration and the
     delivery; MapAsync's 0.85 k is its future, its state checks and the wgpu-core callback it boxes. Time
-    follows instructions loosely here: the layer's 6.5 k are about 12 % of a trip's instructions and 7 % of
+    follows instructions loosely here: the layer's 6.5 k are about 12 % of a trip's instructions and 7–9 % of
     its time. Since that count, a WaitAny no longer allocates its sleeper (the device is the sleeper) and a
-    submit no longer allocates its id list: fewer instructions, no change beyond the noise in time.
-  - **Tried, and no measurable change** (five or three alternating rounds each, about 1 µs of noise): WaitAny
-    and delivery with inline small vectors instead of three allocations per wait (kept: fewer instructions);
+    submit no longer allocates its id list: fewer instructions, no change beyond the noise in time. (The
+    delivery chunk is still allocated per delivery: see below.)
+  - **Tried, and no measurable change** (five or three alternating rounds each, about 1 µs of noise): WaitAny's
+    scan lists as inline small vectors, two allocations fewer per wait (kept: fewer instructions), and the
+    delivery chunk as one too (reverted: it slowed every delivered event of a burst, below);
     a fence sleep without the 10 ms slice (a test build: 49.9–50.6 µs against 49.4–51.6 µs); reading the
     fence once less per wait (the fence advances by two per round trip here, so a sleep that starts from the
     last polled value wakes at once and polls twice). A short spin does not help either: the copy keeps
     lavapipe busy for about 40 µs, and spinning that long misses the CPU target (a spin's CPU/wall is 0.92).
   - **What is left.** Reaching 1.0× needs most of the layer's 6.5 k instructions per trip gone: WaitAny's
     scans around the sleep, and the checks and bookkeeping of the other exports.
-- **Futures throughput on a CPU adapter** (issue 16: at parity). 1.06× of wgpu-native at 10,000 futures in
-  this run, and 1.51× at 100,000; this stop's four runs gave 0.98–1.06× at 10,000, so the figure is at
+- **Futures throughput on a CPU adapter** (issue 16: at parity). 1.08× of wgpu-native at 10,000 futures in
+  this run, and 1.56× at 100,000; this stop's five runs gave 0.98–1.08× at 10,000, so the figure is at
   wgpu-native's, not reliably above it. What made registration and delivery as cheap as wgpu-native's, found
   with `perf annotate` on one CPU:
   - locked instructions, which drain the store buffer: the work-done state lock on an idle queue is gone (an
@@ -845,10 +848,10 @@ GAPS = """\
     and the chunk of delivered events is walked by reference; a completed work-done batch marks its events
     ready without touching their bodies (they hold their `()` result from the start).
 
-  Registration is now faster than wgpu-native's in these runs (36 against 45 ns per future) and delivery
-  slower (about 185 against 132–146 µs per 10,000). Delivery has two speeds on this two-CPU machine: about
-  137 µs in most processes and 185–230 µs in some (one in six of a series of single-strategy runs, and this
-  run's medians), with the same library; with every thread on one CPU it was the faster one in every run
+  Registration is now faster than wgpu-native's in these runs (36 against 43–46 ns per future) and delivery
+  slower (170–174 against 132–160 µs per 10,000). Delivery has two speeds on this two-CPU machine: about
+  137 µs in most processes and 170–230 µs in some (one in six of a series of single-strategy runs, and the
+  medians of this stop's `run.py` runs), with the same library; with every thread on one CPU it was the faster one in every run
   here. What decides it was not found.
 
   `bench --scenario futures_throughput --strategy spin --iterations 15`, every thread on one CPU
@@ -861,7 +864,8 @@ GAPS = """\
   | wgpu-native v29 | 36.3 ns (35.7–41.4) | 135 µs (133–177) | 499 µs (489–591) |
 
   A software prefetch of the events ahead in a delivery was tried and was slower (146 against 140 µs), and
-  so were chunks of 256 instead of 64.
+  so were chunks of 256 instead of 64 and a chunk with four inline slots (`SmallVec`), which saved a small
+  wait its allocation but cost every event of a burst a branch on each access (158 against 119 µs).
 - **Futures throughput** (met on the GPU): a future costs no allocation (its callback is stored in the event),
   joining the current work-done batch takes the registry lock alone, and a burst is delivered 64 callbacks at
   a time, so its working set stays in cache. Spontaneous callbacks are delivered by one thread at a time
