@@ -228,7 +228,9 @@ impl DirectSleep for Device {
         // Spin, then sleep (`spin.rs`): short GPU work ends inside the spin
         // and costs no driver wake-up.
         let spin = &self.progress.spin;
-        let start = Instant::now();
+        // How long the fence took feeds the spin budget and the wake rung,
+        // which a cap of 0 (CPU adapters by default) turns off: no clock.
+        let start = (spin.cap_ns() > 0).then(Instant::now);
         let mut fence_moved = false;
         let mut done = || {
             fence_moved = fw.raw.value().map_or(true, |v| v > seen);
@@ -245,7 +247,7 @@ impl DirectSleep for Device {
                 _ => fw.sleep(seen, token, timeout),
             };
         let now = fw.raw.value();
-        if fence_moved || now.is_ok_and(|v| v > seen) {
+        if let Some(start) = start.filter(|_| fence_moved || now.is_ok_and(|v| v > seen)) {
             spin.note(start.elapsed());
         }
         let polled = slept && now.is_ok_and(|now| poll_if_progressed(self, now));

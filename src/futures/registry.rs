@@ -160,6 +160,9 @@ pub(super) struct Inner {
     /// The key vector of the last finished batch, kept for the next one to
     /// start with its capacity (batches of thousands come one after another).
     pub(super) spare_keys: Vec<DefaultKey>,
+    /// The chunk vector of the last finished delivery, for the next one
+    /// (`deliver.rs`): a wait that delivers one callback allocates nothing.
+    pub(super) spare_chunk: super::deliver::ChunkVec,
 }
 
 /// One instance's futures.
@@ -222,6 +225,7 @@ impl Registry {
                 readiness,
                 batches: Vec::new(),
                 spare_keys: Vec::new(),
+                spare_chunk: Vec::new(),
             }),
             changed: Condvar::new(),
             has_readiness,

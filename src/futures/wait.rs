@@ -188,8 +188,24 @@ impl Registry {
                 // callback runs. One taken meanwhile by another thread is
                 // found `Delivering` or gone at the next scan.
                 mine.sort_unstable_by_key(|&(seq, _, _)| seq);
-                inner = self.deliver_items(inner, &mine, |&(_, key, _)| key, |&(_, _, i)| infos[i].completed = 1);
-                continue;
+                let mut taken = 0;
+                inner = self.deliver_items(
+                    inner,
+                    &mine,
+                    |&(_, key, _)| key,
+                    |&(_, _, i)| {
+                        infos[i].completed = 1;
+                        taken += 1;
+                    },
+                );
+                // When this thread delivered every one, the scan's other
+                // outputs stand, and a scan now would only find these
+                // complete: the wait returns. One taken by another thread,
+                // or a future listed twice (taken once), is rescanned.
+                if taken < mine.len() || others_delivering {
+                    continue;
+                }
+                any_complete = true;
             }
             if others_delivering {
                 // Complete, but its callback is running on another thread:
@@ -332,6 +348,22 @@ mod tests {
         let mut second = [info(f2)];
         assert_eq!(reg.wait_any(&mut second, u64::MAX, &RULES, &|_| None, &|_| true), Ok(WGPUWaitStatus::Success));
         assert_eq!(runs.load(Ordering::SeqCst), 11);
+    }
+
+    #[test]
+    fn a_future_listed_twice_is_delivered_once_and_complete_in_both() {
+        let reg = Registry::new();
+        let runs = Arc::new(AtomicUsize::new(0));
+        let r = runs.clone();
+        let (f, c) = reg.register::<()>(Mode::WaitAnyOnly, Source::Cpu, move |_| {
+            r.fetch_add(1, Ordering::SeqCst);
+        });
+        let (g, _d) = reg.register::<()>(Mode::WaitAnyOnly, Source::Cpu, |_| {});
+        c.complete(());
+        let mut list = [info(f), info(g), info(f)];
+        assert_eq!(reg.wait_any(&mut list, u64::MAX, &RULES, &|_| None, &|_| true), Ok(WGPUWaitStatus::Success));
+        assert_eq!(runs.load(Ordering::SeqCst), 1);
+        assert_eq!(list.map(|i| i.completed), [1, 0, 1]);
     }
 
     #[test]
