@@ -100,7 +100,10 @@ impl FenceWake {
 
     /// The wake count now; a sleep started with it ends at the next signal.
     fn token(&self) -> u64 {
-        *self.count.lock()
+        // The hint, not the lock: it is stored under the lock with every
+        // count, and the caller holds the registry lock, which a completion
+        // takes before it signals.
+        self.count_hint.load(Ordering::Acquire)
     }
 
     /// Wakes every thread sleeping with an older token.
@@ -208,14 +211,30 @@ impl DirectSleep for Device {
 
     fn sleep(&self, token: u64, deadline: Option<Instant>) -> bool {
         let Some(fw) = self.fence_wake.as_ref() else { return false };
-        let Ok(seen) = fw.raw.value() else { return false };
-        // Progress nobody has polled for yet: poll, and let the caller rescan.
-        if poll_if_progressed(self, seen) {
-            // Spontaneous callbacks the poll made ready run now, not when
-            // the WaitAny returns.
-            crate::futures::flush_spontaneous();
-            return true;
-        }
+        let spin = &self.progress.spin;
+        let seen = if fw.wake.is_none() && spin.cap_ns() == 0 {
+            // The fence alone, no spin (CPU adapters by default): the sleep
+            // starts from the last polled value without reading the fence.
+            // When the fence is past it, the driver's wait returns at once
+            // and the poll after it is the one a first read would have led
+            // to; and a read of an emulated timeline semaphore takes the
+            // driver's lock, which its queue thread needs to signal.
+            if crate::engine::exit::detached() {
+                return false;
+            }
+            self.progress.polled()
+        } else {
+            let Ok(seen) = fw.raw.value() else { return false };
+            // Progress nobody has polled for yet: poll, and let the caller
+            // rescan.
+            if poll_if_progressed(self, seen) {
+                // Spontaneous callbacks the poll made ready run now, not
+                // when the WaitAny returns.
+                crate::futures::flush_spontaneous();
+                return true;
+            }
+            seen
+        };
         let timeout = match deadline {
             None => SLICE_NS,
             Some(d) => {
@@ -227,7 +246,6 @@ impl DirectSleep for Device {
         self.progress.enter_direct();
         // Spin, then sleep (`spin.rs`): short GPU work ends inside the spin
         // and costs no driver wake-up.
-        let spin = &self.progress.spin;
         // How long the fence took feeds the spin budget and the wake rung,
         // which a cap of 0 (CPU adapters by default) turns off: no clock.
         let start = (spin.cap_ns() > 0).then(Instant::now);

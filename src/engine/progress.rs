@@ -17,7 +17,7 @@
 //! the thread never needs waking for it. Elsewhere (no timeline semaphores)
 //! the thread polls every `WAIT_SLICE` while work is pending.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -112,6 +112,11 @@ pub(crate) struct Progress {
     /// is already wanted (every spontaneous future joining a batch kicks)
     /// costs one load.
     wanted_hint: AtomicBool,
+    /// WaitAny threads sleeping on this device's fence themselves (they
+    /// poll on every GPU progress, so the thread need not). An atomic, not
+    /// part of `State`: a direct wait enters and leaves without the state
+    /// lock, which the thread's checks hold (see [`Progress::leave_direct`]).
+    direct: AtomicUsize,
     cond: Condvar,
     /// Signalled when the thread leaves the driver (`State::in_driver`).
     left: Condvar,
@@ -133,9 +138,6 @@ pub(crate) struct Progress {
 struct State {
     /// Queue operations registered with wgpu-core and not completed yet.
     pending: usize,
-    /// WaitAny threads sleeping on this device's fence themselves (they
-    /// poll on every GPU progress, so the thread need not).
-    direct: usize,
     /// Some pending operation needs the thread: a spontaneous callback, a
     /// readiness handle, a WaitAny that cannot sleep on the fence, a device
     /// with no direct waits. Operations whose callbacks only the
@@ -177,13 +179,13 @@ impl Progress {
             polled: AtomicU64::new(0),
             state: Mutex::new(State {
                 pending: 0,
-                direct: 0,
                 wanted: false,
                 shutdown: false,
                 exit: crate::engine::exit::exiting(),
                 in_driver: false,
             }),
             wanted_hint: AtomicBool::new(false),
+            direct: AtomicUsize::new(0),
             cond: Condvar::new(),
             left: Condvar::new(),
             fence,
@@ -283,15 +285,21 @@ impl Progress {
     /// A WaitAny thread starts sleeping on the device fence itself: the
     /// thread stands by meanwhile rather than wait on the fence too.
     pub(crate) fn enter_direct(&self) {
-        self.state.lock().direct += 1;
+        self.direct.fetch_add(1, Ordering::SeqCst);
     }
 
     /// The direct sleep of [`Progress::enter_direct`] ended.
     pub(crate) fn leave_direct(&self) {
-        let mut st = self.state.lock();
-        st.direct = st.direct.saturating_sub(1);
-        if st.direct == 0 && st.pending > 0 && st.wanted {
-            self.cond.notify_one();
+        // The last direct waiter gone, the thread polls again if it is
+        // wanted. No wake-up is lost: the thread reads `direct` under the
+        // state lock and sleeps with it, and this notifies under that lock,
+        // after the decrement; work that becomes wanted later notifies by
+        // itself (`begin_op`, `kick`).
+        if self.direct.fetch_sub(1, Ordering::SeqCst) == 1 && self.wanted_hint.load(Ordering::SeqCst) {
+            let st = self.state.lock();
+            if st.pending > 0 && st.wanted {
+                self.cond.notify_one();
+            }
         }
     }
 
@@ -341,7 +349,8 @@ impl Progress {
     }
 
     fn run(&self, global: &Global, device_id: DeviceId, locks: &DeviceLocks) {
-        let idle = |st: &State| (st.exit || st.pending == 0 || st.direct > 0 || !st.wanted) && !st.shutdown;
+        let direct = || self.direct.load(Ordering::SeqCst) > 0;
+        let idle = |st: &State| (st.exit || st.pending == 0 || direct() || !st.wanted) && !st.shutdown;
         // Set once the thread has polled: when it then runs out of work, the
         // next operation often follows within microseconds (a render loop,
         // a map after a submit).
@@ -391,7 +400,7 @@ impl Progress {
                 if st.shutdown {
                     return;
                 }
-                if st.exit || st.pending == 0 || st.direct > 0 || !st.wanted {
+                if st.exit || st.pending == 0 || direct() || !st.wanted {
                     continue;
                 }
             }

@@ -4,9 +4,11 @@
 
 use crate::ffi::boundary::{reject, ApiResult};
 
+/// Inline for the common mapping's one or two ranges: mapping and reading
+/// back a buffer allocates nothing.
 #[derive(Default)]
 pub(crate) struct Ranges {
-    taken: Vec<(u64, u64, bool)>,
+    taken: smallvec::SmallVec<[(u64, u64, bool); 2]>,
 }
 
 impl Ranges {
