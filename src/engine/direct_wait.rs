@@ -62,10 +62,12 @@ pub(crate) struct FenceWake {
     /// busy-wait on a wait for any of several, so the waiter sleeps on the
     /// fence alone, in [`FENCE_ONLY_SLICE_NS`] slices.
     wake: Option<vk::Semaphore>,
-    /// The value the wake semaphore was last signalled to. Signals are made
-    /// under this lock, so values only grow.
+    /// The value the wake semaphore was last signalled to. The lock only
+    /// serialises signals, so that values only grow; nobody reads the count
+    /// through it.
     count: Mutex<u64>,
-    /// `count`, readable without the lock (a spinning waiter checks it).
+    /// `count`, stored under the lock with every signal: waiters take their
+    /// token from it and a spinning or slice-sleeping waiter checks it.
     count_hint: AtomicU64,
 }
 
@@ -212,7 +214,9 @@ impl DirectSleep for Device {
     fn sleep(&self, token: u64, deadline: Option<Instant>) -> bool {
         let Some(fw) = self.fence_wake.as_ref() else { return false };
         let spin = &self.progress.spin;
-        let seen = if fw.wake.is_none() && spin.cap_ns() == 0 {
+        // Read once: `wgpuShimInstanceSetSpinWait` may change it meanwhile.
+        let cap_ns = spin.cap_ns();
+        let seen = if fw.wake.is_none() && cap_ns == 0 {
             // The fence alone, no spin (CPU adapters by default): the sleep
             // starts from the last polled value without reading the fence.
             // When the fence is past it, the driver's wait returns at once
@@ -248,7 +252,7 @@ impl DirectSleep for Device {
         // and costs no driver wake-up.
         // How long the fence took feeds the spin budget and the wake rung,
         // which a cap of 0 (CPU adapters by default) turns off: no clock.
-        let start = (spin.cap_ns() > 0).then(Instant::now);
+        let start = (cap_ns > 0).then(Instant::now);
         let mut fence_moved = false;
         let mut done = || {
             fence_moved = fw.raw.value().map_or(true, |v| v > seen);
