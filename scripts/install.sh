@@ -4,7 +4,7 @@
 # and CMake package.
 #
 #   scripts/install.sh [--prefix DIR] [--libdir DIR] [--destdir DIR]
-#                      [--relocatable] [--strip] [--no-build]
+#                      [--relocatable] [--strip] [--no-build | --pgo]
 #
 #   --prefix DIR    where the files go (default /usr/local); absolute
 #   --libdir DIR    the library folder (default PREFIX/lib; a relative DIR is
@@ -17,6 +17,9 @@
 #   --strip         strip debugging information from the libraries
 #   --no-build      install the libraries already in target/release (else it
 #                   runs `cargo build --release` first, a no-op when current)
+#   --pgo           build them with profile-guided optimisation first
+#                   (scripts/pgo.sh: two builds and a training run on the
+#                   Vulkan driver, about 7 minutes)
 #
 # Installs:
 #   PREFIX/include/webgpu/{webgpu.h,wgpu.h,wgpu_shim.h}
@@ -60,6 +63,7 @@ while [ $# -gt 0 ]; do
     --relocatable) relocatable=1 && shift ;;
     --strip) strip=1 && shift ;;
     --no-build) build=0 && shift ;;
+    --pgo) build=pgo && shift ;;
     -h | --help)
       sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "${BASH_SOURCE[0]}"
       exit 0
@@ -89,7 +93,10 @@ version="$(awk -F'"' '/^\[/ { in_package = ($0 == "[package]") }
 major="${BASH_REMATCH[1]}"
 soname="libwgpu_shim.so.$major"
 
-if [ "$build" -eq 1 ]; then
+if [ "$build" = pgo ]; then
+  echo "+ scripts/pgo.sh"
+  "$WGPU_SHIM_ROOT/scripts/pgo.sh"
+elif [ "$build" = 1 ]; then
   echo "+ cargo build --release"
   cargo build --release
 fi

@@ -4,10 +4,11 @@
 # information), with README.md, CHANGELOG.md, an INSTALL.md note
 # (packaging/archive/INSTALL.md) and the licence files of the repository.
 #
-#   scripts/package.sh [--out DIR] [--no-build]
+#   scripts/package.sh [--out DIR] [--no-build | --pgo]
 #
 #   --out DIR    where the archive goes (default: build/dist)
 #   --no-build   package the libraries already in target/release
+#   --pgo        build them with profile-guided optimisation (scripts/pgo.sh)
 #
 # The archive is reproducible for one build of the libraries: its files are
 # sorted, owned by 0:0 and dated SOURCE_DATE_EPOCH (default: the last
@@ -31,6 +32,7 @@ while [ $# -gt 0 ]; do
       shift 2
       ;;
     --no-build) install_args+=(--no-build) && shift ;;
+    --pgo) install_args+=(--pgo) && shift ;;
     -h | --help)
       sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "${BASH_SOURCE[0]}"
       exit 0

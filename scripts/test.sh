@@ -40,6 +40,12 @@
 #   valgrind    scripts/valgrind.sh: the CI subset of the C tests under memcheck
 #   fuzz        scripts/fuzz.sh 30: each fuzz target for 30 s over the committed
 #               corpus (nightly toolchain, cargo-fuzz)
+#   pgo         scripts/pgo.sh: the profile-guided build that install.sh,
+#               package.sh and wheel.sh --pgo ship (it fails if the profile
+#               does not fit the code), then the C tests of the futures,
+#               mapping and render groups and the benchmarks' smoke pass
+#               against it; target/release holds that build afterwards
+#               (needs rustup's llvm-tools component, which it adds)
 #
 # The last three need tools that scripts/test.sh does not install (the nightly
 # toolchain, cargo-fuzz, valgrind; .ci/run installs them): without them the
@@ -338,6 +344,25 @@ else
 fi
 tool_step fuzz "fuzz targets, 30 s each over the committed corpus (scripts/fuzz.sh 30)" \
   "cargo +nightly fuzz --version" "cargo-fuzz on nightly (cargo install cargo-fuzz)" scripts/fuzz.sh 30
+
+# shellcheck disable=SC2317 # called through step "$@"
+pgo_check() {
+  run scripts/pgo.sh >"$pkg_tmp/pgo.log" 2>&1 || {
+    tail -n 40 "$pkg_tmp/pgo.log"
+    return 1
+  }
+  grep '^pgo.sh:\|^+ ' "$pkg_tmp/pgo.log"
+  run ctest --test-dir build/ffi-tests --output-on-failure --no-tests=error -j2 \
+    -R '^(futures|mapping|render)[.]' &&
+    run benches/smoke.sh >/dev/null
+}
+
+# Last: it leaves the profile-guided build in target/release.
+if [ "$library_built" -eq 1 ]; then
+  step pgo "profile-guided build (scripts/pgo.sh); C tests and benchmark smoke pass against it" pgo_check
+else
+  skip pgo "cargo build --release failed"
+fi
 
 print_summary
 exit "$failed"

@@ -4,10 +4,11 @@
 # hatchling build backend; auditwheel then says which manylinux tag the
 # library's symbol versions allow, and the wheel is given that tag.
 #
-#   scripts/wheel.sh [--out DIR] [--no-build]
+#   scripts/wheel.sh [--out DIR] [--no-build | --pgo]
 #
 #   --out DIR    where the wheel goes (default: build/dist)
 #   --no-build   use the library already in target/release
+#   --pgo        build it with profile-guided optimisation (scripts/pgo.sh)
 #
 # The build tools (hatchling, auditwheel, wheel; pinned below) are installed
 # from PyPI into a venv, build/wheel-tools, the first time (network needed
@@ -33,6 +34,7 @@ while [ $# -gt 0 ]; do
       shift 2
       ;;
     --no-build) build=0 && shift ;;
+    --pgo) build=pgo && shift ;;
     -h | --help)
       sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "${BASH_SOURCE[0]}"
       exit 0
@@ -44,7 +46,10 @@ while [ $# -gt 0 ]; do
   esac
 done
 
-if [ "$build" -eq 1 ]; then
+if [ "$build" = pgo ]; then
+  echo "+ scripts/pgo.sh"
+  "$WGPU_SHIM_ROOT/scripts/pgo.sh"
+elif [ "$build" = 1 ]; then
   echo "+ cargo build --release"
   cargo build --release
 fi
