@@ -118,7 +118,9 @@ class Section:
             f"vendor id {hex(i.get('vendor_id', 0))}, device id {hex(i.get('device_id', 0))})",
             f"- Vulkan driver manifest: `{self.d.get('env', {}).get('VK_ICD_FILENAMES') or 'loader default'}`"
             + (f"; LP_NUM_THREADS={self.d['env']['LP_NUM_THREADS']}" if not self.gpu and
-               self.d.get('env', {}).get('LP_NUM_THREADS') else ""),
+               self.d.get('env', {}).get('LP_NUM_THREADS') else "")
+            + (f"; every bench process on CPU(s) {self.d['env']['cpus']} (`--cpus`: `taskset`)"
+               if self.d.get('env', {}).get('cpus') else ""),
             "- wgpu-shim: " + (self.d.get("shim_note") or (
                 f"commit {self.d.get('git', {}).get('commit', '?')[:10]}"
                 + (" (with uncommitted changes in src/)" if self.d.get("git", {}).get("src_dirty") else "")))
@@ -775,12 +777,12 @@ GAPS = """\
   sleeps in the driver until 3 caps (150 µs) before the recent average and spins out the end, for at most
   4 caps.
   - The 4 KiB WaitAny round trip is as fast as a spin, and the wake-up after a 10 ms job is as early as a
-    spin's: the driver's own blocking wake, measured in the same run by `driver_wait`, comes about 75 µs
-    later than a spin would see the signal.
+    spin's: the driver's own blocking wake, measured in the same run by `driver_wait`, comes 75–95 µs
+    later than a spin would see the signal (two runs).
   - What that costs: on a 100 ms job the waiting thread spends about 0.008 CPU/wall against 0.003 for
     wgpu-native's blocking poll (the same library with `WGPU_SHIM_SPIN_US=0` measured 0.004–0.005 in a
     separate run, with a wake-up 90–130 µs after the spin). The spontaneous strategy's progress thread pays
-    the same spin and ends at 0.011, just over the 0.01 target.
+    the same spin and ends at 0.010–0.011 (two runs), just over the 0.01 target.
   - Spontaneous mode: the progress thread sees the completion as early as WaitAny does, but the benchmark's
     application thread sleeps on a condition variable until the callback signals it, and that wake-up
     (`driver_wait`'s *handoff*, a plain condition variable with no GPU, about 16 µs median on this host) is
@@ -790,51 +792,64 @@ GAPS = """\
   - Earlier versions of this page charged about 0.025 CPU/wall of a long wait to the NVIDIA driver. That
     was the benchmark's own cost: it read every thread's `/proc` schedstat before and after the wait on the
     waiting thread. The waiting thread's figure now comes from its thread clock, read inside the wait.
-- **The wait ladder on a CPU adapter** (the lavapipe run; issue 16: the round trip not met). On a CPU adapter
-  the waiting thread sleeps in `vkWaitSemaphores` on the device fence alone (lavapipe busy-waits on a wait for
-  either of two semaphores), in 10 ms slices, and polls the device itself: no hand-off to the progress thread.
-  A 100 ms job costs the waiting thread about 0.0024 CPU/wall (target 0.01: met). The 256-byte round trip is
-  1.07× wgpu-native's blocking poll in this run, with a higher CPU/wall (0.261 against 0.223); this stop's five
-  runs gave 1.06–1.08×.
+- **The wait ladder on a CPU adapter** (the lavapipe run; issue 16). On a CPU adapter the waiting thread sleeps
+  in `vkWaitSemaphores` on the device fence alone (lavapipe busy-waits on a wait for either of two semaphores),
+  in 10 ms slices, from the last polled fence value, and polls the device itself: no hand-off to the progress
+  thread. A 100 ms job costs the waiting thread about 0.005 CPU/wall (target 0.01: met).
+  - **This run is on one CPU** (`--cpus 1`, every thread of both libraries and lavapipe's on CPU 1). Three
+    unpinned runs of the same build on this shared two-CPU host, the same hour, had every round disturbed
+    (wgpu-native's poll at 71–85 µs against 48 µs on a quiet host) and gave 0.83×, 0.95× and 1.11×: noise.
+    On one CPU a round trip's time is the CPU work of all its threads, and two of seven rounds were
+    disturbed for both libraries alike. (On one CPU the wake-up rows compare a spin that competes with the
+    job for its CPU: they mean nothing there.)
+  - **The build measured is the profile-guided one** (`scripts/pgo.sh`, which `scripts/install.sh`,
+    `package.sh` and `wheel.sh` build with `--pgo`). In this run its WaitAny round trip is 1.02× wgpu-native's
+    blocking poll, the rounds that nothing disturbed 0.98–1.04×, and the waiting thread's CPU/wall is lower
+    (0.279 against 0.304). A plain `cargo build --release` is about 1.07× (below).
   - **The floor.** `core_floor` runs the same round trip on wgpu-core 30 alone, with wgpu-core's own blocking
-    poll as the wait (the row "wgpu-core 30 alone" above, in the same rounds): 0.966× of wgpu-native's poll.
-    So the gap is not wgpu-core 30: wgpu-shim's layer adds about 4.8 µs (9 %) per round trip to it (3.2 µs,
-    7 %, in the previous run).
-  - **Where it goes: instructions** (callgrind, `LP_NUM_THREADS=1`, the difference between 100 and 450 round
-    trips of 2332d35, and each export's average over its 500 calls). wgpu-core does the same work under both
-    libraries: the wgpu-core functions the exports call run 44.0 k instructions per trip in wgpu-shim (with
-    its own fence wait, 1.2 k) and 44.4 k in wgpu-native. The layers around them differ: wgpu-shim's exports
-    add 6.5 k, wgpu-native's 0.85 k.
+    poll as the wait, in the same rounds: 0.985× of wgpu-native's poll.
+  - **Where the plain build's gap was: cache misses, not the wait.** Measured at a26ea18 with every thread on
+    one CPU (`LP_NUM_THREADS=1`):
+    - a test build whose WaitAny waited with wgpu-core's own blocking poll, as wgpu-native and `core_floor` do,
+      took the same time as the direct wait (52.3/51.0/51.0 against 52.0/50.5/49.9 µs);
+    - system calls and thread wake-ups are wgpu-native's (`perf stat`, `strace -c`, 3,000 trips: 18.4 k futex
+      calls and 6.1 k context switches for both, no page faults in the loop);
+    - instructions are at parity (callgrind, every thread, the difference between 100 and 450 trips): 383.6 k
+      per trip for wgpu-shim, 379.3 k for wgpu-native, 414.8 k for `core_floor`;
+    - cache misses are not (cachegrind, the same difference): 525 more L1 instruction misses per trip (24 %
+      more), 200 more L1 data misses, 107 more branch mispredictions. Between two calls of a round trip
+      lavapipe's queue thread runs about 109 k instructions of memset and copy on the same core, so the
+      layer's code is cold at every call: MapAsync took 0.52 µs against wgpu-native's 0.17 µs, Unmap 0.15
+      against 0.06 µs, for a few hundred instructions more. `perf` found no function of the layer with more
+      than about 0.5 µs of self time per trip.
+  - **What closed it: the profile-guided layout.** A profile-guided build puts the hot paths together and the
+    cold ones (errors, validation failures, logging) out of line, so the round trip touches fewer cache lines.
+    The profile covers wgpu-core too. `benches/bench.c`'s round trip alone, 256 B, 4,000 trips per process,
+    eight alternating rounds on one CPU (dee9c92, median and best of the round medians, waiting thread's
+    CPU/wall):
 
-    | export | wgpu-shim | of it wgpu-core | wgpu-native | of it wgpu-core |
-    |---|---|---|---|---|
-    | `wgpuInstanceWaitAny` / `wgpuDevicePoll(wait)` | 20,452 | 16,602 + fence wait 1,152 | 16,780 | 16,761 |
-    | `wgpuQueueSubmit` | 13,128 | 12,386 | 13,095 | 12,996 |
-    | `wgpuQueueWriteBuffer` | 5,875 | 5,664 | 5,361 | 5,335 |
-    | `wgpuCommandEncoderFinish` | 4,972 | 4,660 | 4,647 | 4,502 |
-    | `wgpuBufferMapAsync` | 1,542 | 692 | 688 | 578 |
-    | `wgpuCommandEncoderCopyBufferToBuffer` | 1,422 | 1,213 | 2,687 | 2,659 |
-    | `wgpuDeviceCreateCommandEncoder` | 1,047 | 750 | 811 | 695 |
-    | the four others (unmap, two releases, mapped range) | 2,057 | 885 | 1,175 | 873 |
+    | library | median | best | CPU/wall |
+    |---|---|---|---|
+    | wgpu-shim, plain `cargo build --release` | 52.8 µs (1.07×) | 51.3 µs | 0.303 |
+    | wgpu-shim, `scripts/pgo.sh` | 47.6 µs (0.96×) | 46.2 µs | 0.277 |
+    | wgpu-native v29, `wgpuDevicePoll(wait)` | 49.4 µs | 47.3 µs | 0.272 |
 
-    WaitAny's own 2.7 k is the registry scan before and after the sleep, the sleeper's registration and the
-    delivery; MapAsync's 0.85 k is its future, its state checks and the wgpu-core callback it boxes. Time
-    follows instructions loosely here: the layer's 6.5 k are about 12 % of a trip's instructions and 7–9 % of
-    its time. Since that count, a WaitAny no longer allocates its sleeper (the device is the sleeper) and a
-    submit no longer allocates its id list: fewer instructions, no change beyond the noise in time. (The
-    delivery chunk is still allocated per delivery: see below.)
-  - **Tried, and no measurable change** (five or three alternating rounds each, about 1 µs of noise): WaitAny's
-    scan lists as inline small vectors, two allocations fewer per wait (kept: fewer instructions), and the
-    delivery chunk as one too (reverted: it slowed every delivered event of a burst, below);
-    a fence sleep without the 10 ms slice (a test build: 49.9–50.6 µs against 49.4–51.6 µs); reading the
-    fence once less per wait (the fence advances by two per round trip here, so a sleep that starts from the
-    last polled value wakes at once and polls twice). A short spin does not help either: the copy keeps
-    lavapipe busy for about 40 µs, and spinning that long misses the CPU target (a spin's CPU/wall is 0.92).
-  - **What is left.** Reaching 1.0× needs most of the layer's 6.5 k instructions per trip gone: WaitAny's
-    scans around the sleep, and the checks and bookkeeping of the other exports.
-- **Futures throughput on a CPU adapter** (issue 16: at parity). 1.08× of wgpu-native at 10,000 futures in
-  this run, and 1.56× at 100,000; this stop's five runs gave 0.98–1.08× at 10,000, so the figure is at
-  wgpu-native's, not reliably above it. What made registration and delivery as cheap as wgpu-native's, found
+    In `run.py`'s processes, which alternate WaitAny, poll, spin and spontaneous blocks in one process, the same
+    build is 1.02× (above); processes of one strategy give 0.96–0.98×. The GPU loses nothing by it: on the H200,
+    five alternating rounds of the plain and the profile-guided build of dee9c92 (4 KiB round trip, medians of
+    the round medians) gave 32.7 against 31.6 µs for WaitAny, 1.61 against 1.60 ms for 10,000 WaitAny futures,
+    0.73 against 0.68 µs for a buffer's create and release, and 5.6 against 5.3 µs for an empty submit; the h200
+    section above measures the profile-guided build.
+  - **Tried, and no measurable change** (three to five alternating rounds each, about 1 µs of noise): WaitAny's
+    scan lists as inline small vectors (kept: fewer instructions), the delivery chunk as one too (reverted: it
+    slowed every delivered event of a burst, below), a fence sleep without the 10 ms slice, a WaitAny that skips
+    its second scan when it delivered all it found (kept), a direct wait without the progress state lock
+    (kept), thin LTO (no gain over none; fat LTO and one codegen unit, the release profile now, took about
+    1 µs off). A short spin does not help: the copy keeps lavapipe busy for about 40 µs, and spinning that
+    long misses the CPU target (a spin's CPU/wall is 0.9).
+- **Futures throughput on a CPU adapter** (issue 16: met). 1.2× of wgpu-native at 10,000 futures in this run
+  (one CPU, the profile-guided build), and 1.63× at 100,000; the plain build's earlier unpinned runs gave
+  0.98–1.08× at 10,000. What made registration and delivery as cheap as wgpu-native's, found
   with `perf annotate` on one CPU:
   - locked instructions, which drain the store buffer: the work-done state lock on an idle queue is gone (an
     atomic mirror of "idle at generation N" answers first), so a work-done future takes the registry lock alone;
@@ -848,11 +863,10 @@ GAPS = """\
     and the chunk of delivered events is walked by reference; a completed work-done batch marks its events
     ready without touching their bodies (they hold their `()` result from the start).
 
-  Registration is now faster than wgpu-native's in these runs (36 against 43–46 ns per future) and delivery
-  slower (170–174 against 132–160 µs per 10,000). Delivery has two speeds on this two-CPU machine: about
-  137 µs in most processes and 170–230 µs in some (one in six of a series of single-strategy runs, and the
-  medians of this stop's `run.py` runs), with the same library; with every thread on one CPU it was the faster one in every run
-  here. What decides it was not found.
+  In this run registration is faster than wgpu-native's (34 against 42 ns per future) and so is delivery
+  (132 against 146 µs per 10,000). In earlier unpinned runs delivery had two speeds on this two-CPU machine:
+  about 137 µs in most processes and 170–230 µs in some, with the same library; with every thread on one CPU
+  it was the faster one in every run. What decides it was not found.
 
   `bench --scenario futures_throughput --strategy spin --iterations 15`, every thread on one CPU
   (`taskset -c 1`, `LP_NUM_THREADS=1`), 10,000 futures, five alternating rounds (medians; ranges in brackets):

@@ -14,15 +14,18 @@
 #    (WGPU_SHIM_FENCE_WAIT=1 WGPU_SHIM_SPIN_US=50), then the C tests of the
 #    objects, mapping, render, texture and surface groups;
 # 3. merges the profiles with llvm-profdata (rustup component llvm-tools;
-#    installed when missing and rustup can) and builds target/release with
-#    them (RUSTFLAGS=-Cprofile-use=...).
+#    installed when missing and rustup can), builds the release libraries
+#    with them (RUSTFLAGS=-Cprofile-use=..., in target/pgo/use) and copies
+#    libwgpu_shim.so and libwgpu_shim.a into target/release.
 #
 # Why: on a CPU adapter the driver's threads evict the layer's code and data
 # from the caches between calls, and a profile-guided layout (hot code
 # together, cold paths out of line) takes the 256-byte map round trip from
-# about 1.07x wgpu-native's blocking poll to about 0.98x (BENCHMARKS.md,
-# lavapipe). A later plain `cargo build --release` rebuilds without the
-# profile (cargo sees the changed RUSTFLAGS).
+# about 1.07x wgpu-native's blocking poll to 0.96-1.02x (BENCHMARKS.md,
+# lavapipe). A later plain `cargo build --release` puts the plain libraries
+# back into target/release: its own build stays apart from the profile-guided
+# one (a cdylib's file in deps/ is shared by every RUSTFLAGS, so the final
+# build has a folder of its own).
 #
 # Needs what scripts/demo.sh needs, plus cmake for the training programs.
 set -euo pipefail
@@ -113,17 +116,23 @@ if [ ${#raw[@]} -eq 0 ]; then
 fi
 "$profdata" merge -o "$work/merged.profdata" "${raw[@]}"
 
-section "3/3: release build with the profile (target/release)"
+section "3/3: release build with the profile (target/pgo/use, copied to target/release)"
 # A profile that does not fit the code (a function whose control flow
 # changed since it was taken) is discarded by LLVM with a warning: fail then,
 # rather than ship a build that is profile-guided in name only.
 log="$work/use.log"
-RUSTFLAGS="-Cprofile-use=$work/merged.profdata" cargo build --release 2>&1 | tee "$log"
+RUSTFLAGS="-Cprofile-use=$work/merged.profdata" cargo build --release --lib --target-dir "$work/use" 2>&1 | tee "$log"
 stale="$(grep -c 'hash mismatch\|profile data may be out of date\|no profile data available' "$log" || true)"
 if [ "$stale" -gt 0 ]; then
   echo "pgo.sh: $stale functions did not match the profile ($log): the build is not profile-guided" >&2
   exit 1
 fi
+mkdir -p "$WGPU_SHIM_LIB_DIR"
+for f in libwgpu_shim.so libwgpu_shim.a; do
+  # Removed first: cargo's file there is a hard link to its deps/ copy.
+  rm -f "$WGPU_SHIM_LIB_DIR/$f"
+  cp "$work/use/release/$f" "$WGPU_SHIM_LIB_DIR/$f"
+done
 if [ "$keep" = 0 ]; then
   rm -rf "$work/gen" "$profiles" "$log"
 fi
