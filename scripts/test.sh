@@ -38,7 +38,7 @@
 #   sanitize    scripts/sanitize.sh: every C test and the fault-injection tests
 #               under ASan + UBSan (nightly toolchain)
 #   valgrind    scripts/valgrind.sh: the CI subset of the C tests under memcheck
-#   fuzz        scripts/fuzz.sh 30: each fuzz target for 30 s over the committed
+#   fuzz        scripts/fuzz.sh 15: each fuzz target for 15 s over the committed
 #               corpus (nightly toolchain, cargo-fuzz)
 #   pgo         scripts/pgo.sh: the profile-guided build that install.sh,
 #               package.sh and wheel.sh --pgo ship (it fails if the profile
@@ -342,8 +342,8 @@ if [ "$library_built" -eq 1 ]; then
 else
   skip valgrind "cargo build --release failed"
 fi
-tool_step fuzz "fuzz targets, 30 s each over the committed corpus (scripts/fuzz.sh 30)" \
-  "cargo +nightly fuzz --version" "cargo-fuzz on nightly (cargo install cargo-fuzz)" scripts/fuzz.sh 30
+tool_step fuzz "fuzz targets, 15 s each over the committed corpus (scripts/fuzz.sh 15)" \
+  "cargo +nightly fuzz --version" "cargo-fuzz on nightly (cargo install cargo-fuzz)" scripts/fuzz.sh 15
 
 # shellcheck disable=SC2317 # called through step "$@"
 pgo_check() {
