@@ -53,7 +53,13 @@ for t in "${targets[@]}"; do
   work="$WGPU_SHIM_ROOT/build/fuzz/$t"
   mkdir -p "$work/corpus" "fuzz/corpus/$t"
   log="$work/last-run.log"
-  args=(-max_total_time="$seconds" -timeout=30 -rss_limit_mb=4096 -print_final_stats=1
+  # The memory limit is on what is resident (4 GiB), not on the size of one
+  # allocation: libFuzzer's default single-allocation limit equals the RSS
+  # limit, and a buffer mapped at creation asks for its whole size in zeroed
+  # memory that is never touched unless written (an invalid 16 GiB buffer
+  # costs nothing resident). Allocations over ASan's own maximum (1 TiB)
+  # return NULL (above), which the library turns into a NULL buffer.
+  args=(-max_total_time="$seconds" -timeout=30 -rss_limit_mb=4096 -malloc_limit_mb=1048576 -print_final_stats=1
     -artifact_prefix="$work/")
   [ -n "$runs" ] && args+=(-runs="$runs")
   # api_seq_lost creates and destroys devices, and with them threads (the
