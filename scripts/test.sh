@@ -13,8 +13,10 @@
 #               every environment variable the code reads is in README.md's
 #               table (and --self-test: the checks catch each kind of fault)
 #   clippy      cargo clippy --release --all-targets -- -D warnings
-#   build       cargo build --release
-#   unit        cargo test --release
+#   build       cargo build --release --all-targets: the library, its unit
+#               tests and the benchmarks' Rust programs in one build, so that
+#               their link-time optimisations run side by side
+#   unit        cargo test --release (built by the build step)
 #   ffi-tests   CMake + CTest of ffi-tests/ in build/ffi-tests, then the
 #               futures, mapping and event-loop tests again with
 #               WGPU_SHIM_FENCE_WAIT=1
@@ -288,7 +290,10 @@ step headers "headers under every C and C++ standard, gcc and clang (tools/check
 step clippy "cargo clippy --release --all-targets -- -D warnings" \
   cargo clippy --release --all-targets -- -D warnings
 
-step build "cargo build --release" cargo build --release && library_built=1
+# One cargo run for the library, the unit tests and the examples: each of them
+# is a fat-LTO link of one codegen unit, so built one after another they
+# leave all but one core idle for minutes.
+step build "cargo build --release --all-targets" cargo build --release --all-targets && library_built=1
 
 step unit "Rust unit tests (cargo test --release)" cargo test --release
 
