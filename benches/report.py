@@ -326,8 +326,9 @@ class Section:
                 r = ratio(m, nat)
                 rows.append([f"{fmt_bytes(self.rt_bytes)} map round trip ({st}) ≤ 1.0× wgpu-native's blocking poll, "
                              "waiting thread CPU/wall no higher",
-                             f"{fmt(m, ' µs')} = {fmt(r, '×')} of {fmt(nat, ' µs')}; CPU/wall {fmt(c)} against "
-                             f"{fmt(ncpu)}",
+                             # Three decimals: the ratio is compared with 1.0.
+                             f"{fmt(m, ' µs')} = {f'{r:.3f}×' if r is not None else fmt(r)} of "
+                             f"{fmt(nat, ' µs')}; CPU/wall {fmt(c)} against {fmt(ncpu)}",
                              met(r <= 1.0 and c <= ncpu if None not in (r, c, ncpu) else None)])
             core = self.core_rt or {}
             if core.get("median_us") is not None:
@@ -795,19 +796,36 @@ GAPS = """\
 - **The wait ladder on a CPU adapter** (the lavapipe run; issue 16). On a CPU adapter the waiting thread sleeps
   in `vkWaitSemaphores` on the device fence alone (lavapipe busy-waits on a wait for either of two semaphores),
   in 10 ms slices, from the last polled fence value, and polls the device itself: no hand-off to the progress
-  thread. A 100 ms job costs the waiting thread about 0.005 CPU/wall (target 0.01: met).
-  - **This run is on one CPU** (`--cpus 1`, every thread of both libraries and lavapipe's on CPU 1). Three
-    unpinned runs of the same build on this shared two-CPU host, the same hour, had every round disturbed
-    (wgpu-native's poll at 71–85 µs against 48 µs on a quiet host) and gave 0.83×, 0.95× and 1.11×: noise.
-    On one CPU a round trip's time is the CPU work of all its threads, and two of seven rounds were
-    disturbed for both libraries alike. (On one CPU the wake-up rows compare a spin that competes with the
-    job for its CPU: they mean nothing there.)
+  thread. A 100 ms job costs the waiting thread 0.002–0.005 CPU/wall (0.0023 in this run; target 0.01: met).
+  - **This run is on one CPU** (`--cpus 1`, every thread of both libraries and lavapipe's on CPU 1), on a
+    quiet host: wgpu-native's poll ranged 32.3–32.9 µs over the nine rounds. On one CPU a round trip's time
+    is the CPU work of all its threads. Unpinned runs on this shared two-CPU host have had most rounds
+    disturbed (three in an earlier session gave 0.83×, 0.95× and 1.11× for one build: noise). (On one CPU
+    the wake-up rows compare a spin that competes with the job for its CPU: they mean nothing there.)
   - **The build measured is the profile-guided one** (`scripts/pgo.sh`, which `scripts/install.sh`,
-    `package.sh` and `wheel.sh` build with `--pgo`). In this run its WaitAny round trip is 1.02× wgpu-native's
-    blocking poll, the rounds that nothing disturbed 0.98–1.04×, and the waiting thread's CPU/wall is lower
-    (0.279 against 0.304). A plain `cargo build --release` is about 1.07× (below).
+    `package.sh` and `wheel.sh` build with `--pgo`). In this run its WaitAny round trip is 1.003×
+    wgpu-native's blocking poll (32.57 against 32.46 µs; faster in 3 of the 9 rounds): 0.11 µs over the
+    target. The waiting thread's CPU/wall is lower (0.281 against 0.298). Earlier pinned runs of the same code
+    gave 1.01× and 1.02×; two more this session had most rounds disturbed (0.73× and 0.95×). A plain `cargo build --release` is about 1.07× (below).
+  - **Where the last 0.1 µs is: MapAsync and Unmap.** The phases of the same trips (medians): MapAsync 0.18
+    against 0.09 µs, Unmap 0.07 against 0.05 µs, read and verify 0.07 µs for both; the submit and the wait
+    together 32.27 against 32.21 µs. (On one CPU wgpu-native's submit returns only once lavapipe has run the
+    copy, 29.4 µs, and its wait is then short; wgpu-shim's submit returns at once, 2.7 µs, and the copy runs
+    while WaitAny sleeps.)
+  - **No thread does more work than wgpu-native's.** Callgrind, one thread at a time
+    (`--separate-threads=yes`), the difference between 100 and 400 trips, this build against wgpu-native's
+    poll: the application thread runs 45.8 k instructions per trip against 47.0 k, lavapipe's queue thread
+    330.0 k against 330.2 k, and wgpu-shim's progress thread none (it does not wake during the trips). Per
+    call on the application thread: WaitAny 18.2 k against `wgpuDevicePoll`'s 18.4 k; QueueSubmit 11.4 k for
+    both; QueueWriteBuffer 5.6 k against 5.3 k; CommandEncoderFinish 4.2 k against 4.6 k;
+    CopyBufferToBuffer 0.17 k against 1.8 k; MapAsync 1.10 k against 0.71 k; Unmap 0.39 k against 0.26 k.
+    Of MapAsync's 1.10 k, wgpu-core's call is 0.44 k; the rest is the layer's: the future's registration, the
+    buffer's map state and the device's map lock, and, in 39 of the 450 trips under callgrind (where the copy
+    had finished before MapAsync), a poll. So the submit, the wait and the read together are within 0.06 µs
+    (0.2 %) of wgpu-native's, and most of the 0.11 µs by which the target is missed is MapAsync's future and
+    map state, which wgpu-native, having no futures, does not have.
   - **The floor.** `core_floor` runs the same round trip on wgpu-core 30 alone, with wgpu-core's own blocking
-    poll as the wait, in the same rounds: 0.985× of wgpu-native's poll.
+    poll as the wait, in the same rounds: 0.943× of wgpu-native's poll (30.61 µs).
   - **Where the plain build's gap was: cache misses, not the wait.** Measured at a26ea18 with every thread on
     one CPU (`LP_NUM_THREADS=1`):
     - a test build whose WaitAny waited with wgpu-core's own blocking poll, as wgpu-native and `core_floor` do,
@@ -838,7 +856,8 @@ GAPS = """\
     | wgpu-native v29, `wgpuDevicePoll(wait)` | 49.4 µs | 47.3 µs | 0.272 |
 
     In `run.py`'s processes, which alternate WaitAny, poll, spin and spontaneous blocks in one process, the same
-    build is 1.02× (above); processes of one strategy give 0.96–0.98×. The GPU loses nothing by it: on the H200,
+    build was 1.02× in the previous session's run and is 1.003× in this one (above); processes of one strategy gave
+    0.96–0.98× then. The GPU loses nothing by it: on the H200,
     five alternating rounds of the plain and the profile-guided build of dee9c92 (4 KiB round trip, medians of
     the round medians) gave 32.7 against 31.6 µs for WaitAny, 1.61 against 1.60 ms for 10,000 WaitAny futures,
     0.73 against 0.68 µs for a buffer's create and release, and 5.6 against 5.3 µs for an empty submit; the h200
@@ -850,8 +869,9 @@ GAPS = """\
     (kept), thin LTO (no gain over none; fat LTO and one codegen unit, the release profile now, took about
     1 µs off). A short spin does not help: the copy keeps lavapipe busy for about 40 µs, and spinning that
     long misses the CPU target (a spin's CPU/wall is 0.9).
-- **Futures throughput on a CPU adapter** (issue 16: met). 1.2× of wgpu-native at 10,000 futures in this run
-  (one CPU, the profile-guided build), and 1.63× at 100,000; the plain build's earlier unpinned runs gave
+- **Futures throughput on a CPU adapter** (issue 16: met). 1.05× of wgpu-native at 10,000 futures in this run
+  (one CPU, the profile-guided build, each library's fastest strategy), and 1.61× at 100,000 (1.2× and 1.63×
+  in the previous session's run); the plain build's earlier unpinned runs gave
   0.98–1.08× at 10,000. What made registration and delivery as cheap as wgpu-native's, found
   with `perf annotate` on one CPU:
   - locked instructions, which drain the store buffer: the work-done state lock on an idle queue is gone (an
@@ -866,8 +886,9 @@ GAPS = """\
     and the chunk of delivered events is walked by reference; a completed work-done batch marks its events
     ready without touching their bodies (they hold their `()` result from the start).
 
-  In this run registration is faster than wgpu-native's (34 against 42 ns per future) and so is delivery
-  (132 against 146 µs per 10,000). In earlier unpinned runs delivery had two speeds on this two-CPU machine:
+  In this run (the poll strategy, 10,000 futures) registration is faster than wgpu-native's (27.8 against
+  30.2 ns per future) and delivery about as fast (106 against 102 µs per 10,000; the previous session's run:
+  34 against 42 ns, 132 against 146 µs). In earlier unpinned runs delivery had two speeds on this two-CPU machine:
   about 137 µs in most processes and 170–230 µs in some, with the same library; with every thread on one CPU
   it was the faster one in every run. What decides it was not found.
 
