@@ -800,13 +800,14 @@ GAPS = """\
   - **This run is on one CPU** (`--cpus 1`, every thread of both libraries and lavapipe's on CPU 1), on a
     quiet host: wgpu-native's poll ranged 32.3–32.9 µs over the nine rounds. On one CPU a round trip's time
     is the CPU work of all its threads. Unpinned runs on this shared two-CPU host have had most rounds
-    disturbed (three in an earlier session gave 0.83×, 0.95× and 1.11× for one build: noise). (On one CPU
+    disturbed (three on 2026-12-03 gave 0.83×, 0.95× and 1.11× for one build: noise). (On one CPU
     the wake-up rows compare a spin that competes with the job for its CPU: they mean nothing there.)
   - **The build measured is the profile-guided one** (`scripts/pgo.sh`, which `scripts/install.sh`,
     `package.sh` and `wheel.sh` build with `--pgo`). In this run its WaitAny round trip is 1.003×
     wgpu-native's blocking poll (32.57 against 32.46 µs; faster in 3 of the 9 rounds): 0.11 µs over the
     target. The waiting thread's CPU/wall is lower (0.281 against 0.298). Earlier pinned runs of the same code
-    gave 1.01× and 1.02×; two more this session had most rounds disturbed (0.73× and 0.95×). A plain `cargo build --release` is about 1.07× (below).
+    gave 1.01× and 1.02×; two more the same day as this one had most rounds disturbed (0.73× and 0.95×).
+    A plain `cargo build --release` is about 1.07× (below).
   - **Where the last 0.1 µs is: MapAsync and Unmap.** The phases of the same trips (medians): MapAsync 0.18
     against 0.09 µs, Unmap 0.07 against 0.05 µs, read and verify 0.07 µs for both; the submit and the wait
     together 32.27 against 32.21 µs. (On one CPU wgpu-native's submit returns only once lavapipe has run the
@@ -856,8 +857,8 @@ GAPS = """\
     | wgpu-native v29, `wgpuDevicePoll(wait)` | 49.4 µs | 47.3 µs | 0.272 |
 
     In `run.py`'s processes, which alternate WaitAny, poll, spin and spontaneous blocks in one process, the same
-    build was 1.02× in the previous session's run and is 1.003× in this one (above); processes of one strategy gave
-    0.96–0.98× then. The GPU loses nothing by it: on the H200,
+    build was 1.02× in the run published before this one and is 1.003× in this one (above); processes of one
+    strategy gave 0.96–0.98× then. The GPU loses nothing by it: on the H200,
     five alternating rounds of the plain and the profile-guided build of dee9c92 (4 KiB round trip, medians of
     the round medians) gave 32.7 against 31.6 µs for WaitAny, 1.61 against 1.60 ms for 10,000 WaitAny futures,
     0.73 against 0.68 µs for a buffer's create and release, and 5.6 against 5.3 µs for an empty submit; the h200
@@ -871,7 +872,7 @@ GAPS = """\
     long misses the CPU target (a spin's CPU/wall is 0.9).
 - **Futures throughput on a CPU adapter** (issue 16: met). 1.05× of wgpu-native at 10,000 futures in this run
   (one CPU, the profile-guided build, each library's fastest strategy), and 1.61× at 100,000 (1.2× and 1.63×
-  in the previous session's run); the plain build's earlier unpinned runs gave
+  in the run published before this one); the plain build's earlier unpinned runs gave
   0.98–1.08× at 10,000. What made registration and delivery as cheap as wgpu-native's, found
   with `perf annotate` on one CPU:
   - locked instructions, which drain the store buffer: the work-done state lock on an idle queue is gone (an
@@ -887,7 +888,7 @@ GAPS = """\
     ready without touching their bodies (they hold their `()` result from the start).
 
   In this run (the poll strategy, 10,000 futures) registration is faster than wgpu-native's (27.8 against
-  30.2 ns per future) and delivery about as fast (106 against 102 µs per 10,000; the previous session's run:
+  30.2 ns per future) and delivery about as fast (106 against 102 µs per 10,000; the run published before this one:
   34 against 42 ns, 132 against 146 µs). In earlier unpinned runs delivery had two speeds on this two-CPU machine:
   about 137 µs in most processes and 170–230 µs in some, with the same library; with every thread on one CPU
   it was the faster one in every run. What decides it was not found.

@@ -310,7 +310,7 @@ if [ "$library_built" -eq 1 ]; then
   step wheel "scripts/wheel.sh; compute and render through wgpu-py from the wheel in a fresh venv" wheel_check
 else
   for name in ffi-tests demo demo-static bench-smoke install archive wheel; do
-    skip "$name" "cargo build --release failed"
+    skip "$name" "the build step failed"
   done
 fi
 
@@ -337,7 +337,7 @@ soak_short() {
 if [ "$library_built" -eq 1 ]; then
   step soak "soak test, short (stress.soak: 25 s, 16 threads)" soak_short
 else
-  skip soak "cargo build --release failed"
+  skip soak "the build step failed"
 fi
 tool_step sanitize "C tests and fault-injection tests under ASan + UBSan (scripts/sanitize.sh)" \
   "cargo +nightly --version" "the nightly toolchain (rustup toolchain install nightly)" scripts/sanitize.sh
@@ -345,7 +345,7 @@ if [ "$library_built" -eq 1 ]; then
   tool_step valgrind "C tests under valgrind memcheck, CI subset (scripts/valgrind.sh)" \
     "command -v valgrind" "valgrind (apt-get install valgrind)" scripts/valgrind.sh
 else
-  skip valgrind "cargo build --release failed"
+  skip valgrind "the build step failed"
 fi
 tool_step fuzz "fuzz targets, 15 s each over the committed corpus (scripts/fuzz.sh 15)" \
   "cargo +nightly fuzz --version" "cargo-fuzz on nightly (cargo install cargo-fuzz)" scripts/fuzz.sh 15
@@ -366,7 +366,7 @@ pgo_check() {
 if [ "$library_built" -eq 1 ]; then
   step pgo "profile-guided build (scripts/pgo.sh); C tests and benchmark smoke pass against it" pgo_check
 else
-  skip pgo "cargo build --release failed"
+  skip pgo "the build step failed"
 fi
 
 print_summary
