@@ -8,12 +8,12 @@
 //! dropped (the point is that none of them crashes, aborts or hangs).
 
 use crate::abi::*;
-use crate::ffi::{boundary, callback, chain};
+use crate::ffi::{boundary, callback, chain_walk};
 
 /// The struct names whose `nextInChain` readers [`walk_chain`] can be asked
 /// to run (the chain table's owners, then one that takes no chain).
 pub fn chain_owners() -> Vec<&'static str> {
-    let mut v: Vec<&'static str> = chain::ACCEPTED.iter().map(|(o, _)| *o).collect();
+    let mut v: Vec<&'static str> = chain_walk::ACCEPTED.iter().map(|(o, _)| *o).collect();
     v.push("WGPUBufferDescriptor");
     v
 }
@@ -26,9 +26,9 @@ pub fn chain_owners() -> Vec<&'static str> {
 pub unsafe fn walk_chain(next: *const WGPUChainedStruct, owner: &'static str) {
     // SAFETY: forwarded from the caller.
     unsafe {
-        let _ = chain::expect_none(next, owner);
-        if let Ok(c) = chain::Chain::walk(next, owner) {
-            for s in chain::accepted(owner) {
+        let _ = chain_walk::expect_none(next, owner);
+        if let Ok(c) = chain_walk::Chain::walk(next, owner) {
+            for s in chain_walk::accepted(owner) {
                 let _ = c.has(*s);
                 let _ = c.get::<WGPUChainedStruct>(*s);
             }
@@ -57,7 +57,7 @@ pub unsafe fn string_view(view: WGPUStringView) {
 /// `next` is NULL or a valid chain.
 pub unsafe fn callback_mode(mode: WGPUCallbackMode, next: *mut WGPUChainedStruct) {
     // SAFETY: forwarded from the caller.
-    let _ = unsafe { chain::expect_none(next, "fuzz") };
+    let _ = unsafe { chain_walk::expect_none(next, "fuzz") };
     let _ = callback::parse_mode(mode, Some(crate::futures::Mode::AllowSpontaneous));
 }
 
@@ -77,7 +77,7 @@ pub fn enums(v: &[u32; 12], flags: u64) {
     let _ = crate::conv::device::has_feature(wgpu_types::Features::all(), WGPUFeatureName(v[10]));
     let names = [WGPUFeatureName(v[10]), WGPUFeatureName(v[11])];
     let _ = crate::conv::device::required_features(&names, wgpu_types::Features::all());
-    let _ = crate::native::chains::backends(flags);
+    let _ = crate::conv::native_chain::backends(flags);
 }
 
 /// Converts render-pipeline parts.

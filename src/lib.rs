@@ -12,7 +12,13 @@
 //! - [`conv`]: descriptor and enum conversions to wgpu-types / wgpu-core;
 //! - [`native`]: wgpu-native's extension API (`wgpu.h`);
 //! - [`ext`]: wgpu-shim's own extensions (`wgpu_shim.h`);
-//! - [`compat`]: when wgpu-native's rules apply instead of the standard's.
+//! - [`compat`]: when wgpu-native's rules apply instead of the standard's;
+//! - `procs`: `wgpuGetProcAddress`, the table of every export (it names
+//!   every API folder, so it sits above them all).
+//!
+//! Each folder names only the folders below it in `docs/ARCHITECTURE.md`'s
+//! diagram; the unit test `source_scan::tests::folders_name_only_lower_folders`
+//! enforces it.
 
 #[rustfmt::skip]
 pub mod abi;
@@ -28,3 +34,6 @@ mod futures;
 pub mod fuzz_hooks;
 mod native;
 mod objects;
+mod procs;
+#[cfg(test)]
+mod source_scan;

@@ -2,7 +2,7 @@
 """Generate the Rust mirror of include/webgpu/wgpu.h (the wgpu-native
 extension header) and check its layout against the C compiler's.
 
-Output: src/native/abi.rs, holding for every declaration of wgpu.h
+Output: src/abi/native.rs, holding for every declaration of wgpu.h
   - enums and flag types with their values,
   - #[repr(C)] structs (unions included),
   - the log callback type,
@@ -16,7 +16,7 @@ Output: src/native/abi.rs, holding for every declaration of wgpu.h
     `cargo test`.
 
 Usage (from anywhere):
-  python3 tools/gen_wgpu_native.py            write src/native/abi.rs
+  python3 tools/gen_wgpu_native.py            write src/abi/native.rs
   python3 tools/gen_wgpu_native.py --check    exit 1 when it is out of date
   python3 tools/gen_wgpu_native.py --compare OTHER/wgpu.h
       compile OTHER/wgpu.h (for example wgpu-native's) and ours and compare
@@ -38,7 +38,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 HEADER = ROOT / "include" / "webgpu" / "wgpu.h"
-OUT = ROOT / "src" / "native" / "abi.rs"
+OUT = ROOT / "src" / "abi" / "native.rs"
 
 PRIMITIVES = {
     "void": "c_void",

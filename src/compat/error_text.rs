@@ -15,43 +15,25 @@
 //! followed by a blank line. The text is built only under wgpu-native
 //! compatibility; otherwise errors read as `conv::describe` gives them.
 
-use std::cell::RefCell;
 use std::error::Error;
 use std::fmt::Write as _;
 
-thread_local! {
-    /// The label of the descriptor an export read last, for
-    /// ", label = '...'", with the number of that call (`ffi::frame`): a
-    /// label is only shown in the call that read it.
-    static LABEL: RefCell<(u64, String)> = const { RefCell::new((0, String::new())) };
+/// The export an error was reported in, and the label of the descriptor it
+/// read (empty: none); the boundary keeps both (`ffi::frame::context`).
+pub(crate) struct CallContext {
+    pub(crate) func: &'static str,
+    pub(crate) label: String,
 }
 
-/// Records the label of a descriptor the current export read.
-pub(crate) fn note_label(label: &str) {
-    let Some((_, call)) = crate::ffi::frame::current() else { return };
-    let _ = LABEL.try_with(|l| {
-        if let Ok(mut l) = l.try_borrow_mut() {
-            l.0 = call;
-            l.1.clear();
-            l.1.push_str(label);
+impl CallContext {
+    /// The "In ..." line.
+    fn line(&self) -> String {
+        if self.label.is_empty() {
+            format!("In {}", self.func)
+        } else {
+            format!("In {}, label = '{}'", self.func, self.label)
         }
-    });
-}
-
-/// The "In ..." line of the current export, if it recorded itself.
-fn context_line() -> Option<String> {
-    let (name, call) = crate::ffi::frame::current()?;
-    let label = LABEL
-        .try_with(|l| l.try_borrow().ok().filter(|l| l.0 == call).map(|l| l.1.clone()))
-        .ok()
-        .flatten()
-        .unwrap_or_default();
-    Some(if label.is_empty() { format!("In {name}") } else { format!("In {name}, label = '{label}'") })
-}
-
-/// The export this thread is in, if it recorded itself.
-fn current() -> Option<&'static str> {
-    crate::ffi::frame::current().map(|(name, _)| name)
+    }
 }
 
 /// One error of the tree at `level`.
@@ -65,12 +47,13 @@ fn push(out: &mut String, level: usize, text: &str) {
     out.push('\n');
 }
 
-/// The text of a wgpu-core error reported during the current export.
-pub(crate) fn native_error_text(err: &(dyn Error + 'static)) -> String {
+/// The text of a wgpu-core error reported during the export `context`
+/// (`None`: outside any recorded export).
+pub(crate) fn native_error_text(err: &(dyn Error + 'static), context: Option<&CallContext>) -> String {
     let mut out = String::from("Validation Error\n\nCaused by:\n");
     let mut level = 1;
-    if let Some(line) = context_line() {
-        push(&mut out, level, &line);
+    if let Some(context) = context {
+        push(&mut out, level, &context.line());
         level += 1;
     }
     tree(&mut out, level, err);
@@ -79,17 +62,15 @@ pub(crate) fn native_error_text(err: &(dyn Error + 'static)) -> String {
 
 /// The text of an error this library found itself (`message`), in the same
 /// form.
-pub(crate) fn native_message_text(message: &str) -> String {
+pub(crate) fn native_message_text(message: &str, context: Option<&CallContext>) -> String {
     let mut out = String::from("Validation Error\n\nCaused by:\n");
     let mut level = 1;
     // Our own messages often start with the function's name, which the
     // "In ..." line already gives.
-    let message = current()
-        .and_then(|name| message.strip_prefix(name))
-        .and_then(|rest| rest.strip_prefix(": "))
-        .unwrap_or(message);
-    if let Some(line) = context_line() {
-        push(&mut out, level, &line);
+    let message =
+        context.and_then(|c| message.strip_prefix(c.func)).and_then(|rest| rest.strip_prefix(": ")).unwrap_or(message);
+    if let Some(context) = context {
+        push(&mut out, level, &context.line());
         level += 1;
     }
     push(&mut out, level, message);
@@ -130,49 +111,38 @@ mod tests {
         }
     }
 
+    fn within(func: &'static str, label: &str) -> CallContext {
+        CallContext { func, label: label.to_string() }
+    }
+
     #[test]
     fn one_line_errors_indent_by_level() {
-        let saved = crate::ffi::frame::enter("wgpuDeviceCreateBuffer");
         let err = E("outer", Some(Box::new(E("inner", None))));
         assert_eq!(
-            native_error_text(&err),
+            native_error_text(&err, Some(&within("wgpuDeviceCreateBuffer", ""))),
             "Validation Error\n\nCaused by:\n  In wgpuDeviceCreateBuffer\n    outer\n      inner\n"
         );
-        crate::ffi::frame::leave(saved.expect("storage"));
-        assert_eq!(current(), None);
     }
 
     #[test]
     fn a_diagnostic_starts_on_its_own_line_and_ends_with_a_blank_one() {
-        let saved = crate::ffi::frame::enter("wgpuDeviceCreateShaderModule");
         let err = E("\nShader '' parsing error: x\n  ┌─ wgsl:1:1\n", Some(Box::new(E("why", None))));
         assert_eq!(
-            native_error_text(&err),
+            native_error_text(&err, Some(&within("wgpuDeviceCreateShaderModule", ""))),
             "Validation Error\n\nCaused by:\n  In wgpuDeviceCreateShaderModule\n    \nShader '' parsing error: x\n  ┌─ wgsl:1:1\n\n\n      why\n"
         );
-        crate::ffi::frame::leave(saved.expect("storage"));
     }
 
     #[test]
     fn a_label_joins_the_in_line() {
-        let saved = crate::ffi::frame::enter("wgpuDeviceCreateBuffer");
-        note_label("bb");
         assert_eq!(
-            native_message_text("wgpuDeviceCreateBuffer: bad"),
+            native_message_text("wgpuDeviceCreateBuffer: bad", Some(&within("wgpuDeviceCreateBuffer", "bb"))),
             "Validation Error\n\nCaused by:\n  In wgpuDeviceCreateBuffer, label = 'bb'\n    bad\n"
         );
-        crate::ffi::frame::leave(saved.expect("storage"));
-        let again = crate::ffi::frame::enter("wgpuDeviceCreateBuffer");
-        assert_eq!(
-            native_message_text("bad"),
-            "Validation Error\n\nCaused by:\n  In wgpuDeviceCreateBuffer\n    bad\n",
-            "a label belongs to the call that read it"
-        );
-        crate::ffi::frame::leave(again.expect("storage"));
     }
 
     #[test]
     fn outside_any_export_there_is_no_in_line() {
-        assert_eq!(native_message_text("bad"), "Validation Error\n\nCaused by:\n  bad\n");
+        assert_eq!(native_message_text("bad", None), "Validation Error\n\nCaused by:\n  bad\n");
     }
 }

@@ -27,7 +27,7 @@
 mod error_text;
 mod shader;
 
-pub(crate) use error_text::{native_error_text, native_message_text, note_label};
+pub(crate) use error_text::{native_error_text, native_message_text, CallContext};
 pub(crate) use shader::naga29_wgsl;
 
 use std::sync::atomic::{AtomicU8, Ordering};
@@ -41,7 +41,11 @@ const NATIVE: u8 = 2;
 /// `WGPU_SHIM_COMPAT=standard`: the standard's rules, whatever happens.
 const FORCED_STANDARD: u8 = 3;
 
-static STATE: AtomicU8 = AtomicU8::new(UNDECIDED);
+/// Whether the rules are on. The unit tests run on many threads of one
+/// process, where one test reading a wgpu.h struct would switch the rules
+/// of every other test: they keep the standard's (the `compat.*` C tests
+/// check the switch itself).
+static STATE: AtomicU8 = AtomicU8::new(if cfg!(test) { FORCED_STANDARD } else { UNDECIDED });
 
 /// One place where wgpu-native's behaviour differs from the standard's. The
 /// name is what the log says when a program first relies on it.
@@ -123,6 +127,12 @@ pub(crate) fn native_api_used(what: &str) {
     }
 }
 
+/// `WGPU_SHIM_COMPAT`'s value when it is set to neither known value (it is
+/// then ignored), for the log sink's warning at start.
+pub(crate) fn unknown_setting() -> Option<String> {
+    std::env::var("WGPU_SHIM_COMPAT").ok().filter(|v| !matches!(v.as_str(), "" | "wgpu-native" | "standard"))
+}
+
 /// Reads the environment and the library's file name once.
 #[cold]
 fn decide() -> u8 {
@@ -140,12 +150,9 @@ fn decide() -> u8 {
                 STANDARD
             }
         }
-        Ok(other) => {
-            crate::ffi::log::init();
-            log::warn!(
-                target: "wgpu_shim",
-                "WGPU_SHIM_COMPAT={other:?} is not known (wgpu-native or standard): ignored"
-            );
+        // An unknown value is ignored; the log sink warns about it when it
+        // starts (`unknown_setting`).
+        Ok(_) => {
             if loaded_as_wgpu_native() {
                 NATIVE
             } else {

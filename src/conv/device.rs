@@ -4,7 +4,7 @@ use wgpu_types as wgt;
 
 use crate::abi::*;
 use crate::ffi::boundary::ApiResult;
-use crate::ffi::chain::Chain;
+use crate::ffi::chain_walk::Chain;
 
 /// The standard features and the wgpu features that provide them.
 /// `CoreFeaturesAndLimits` has no wgpu flag: every device is a core device.
@@ -31,7 +31,7 @@ const FEATURES: &[(WGPUFeatureName, wgt::Features)] = &[
 
 /// The standard features and wgpu.h's native ones.
 fn all_features() -> impl Iterator<Item = &'static (WGPUFeatureName, wgt::Features)> {
-    FEATURES.iter().chain(crate::native::chains::FEATURES)
+    FEATURES.iter().chain(crate::conv::native_chain::FEATURES)
 }
 
 /// The feature names (standard, then wgpu.h's) that `features` provides.
@@ -100,7 +100,7 @@ pub(crate) fn write_limits(out: &mut WGPULimits, l: &wgt::Limits) -> ApiResult<(
         if let Some(compat) = chain.get_mut::<WGPUCompatibilityModeLimits>(WGPUSType::CompatibilityModeLimits) {
             write_compat_limits(compat, l);
         }
-        crate::native::chains::write_native_limits(&chain, l);
+        crate::conv::native_chain::write_native_limits(&chain, l);
     }
     out.maxTextureDimension1D = defined(l.max_texture_dimension_1d);
     out.maxTextureDimension2D = defined(l.max_texture_dimension_2d);
@@ -195,7 +195,7 @@ pub(crate) fn required_limits(req: Option<&WGPULimits>, adapter: &wgt::Limits) -
     // SAFETY: the chain was supplied by the caller of the exported
     // function, which promises a valid chain.
     let chain = unsafe { Chain::walk(r.nextInChain, "WGPULimits") }.map_err(|r| format!("requiredLimits: {}", r.0))?;
-    crate::native::chains::required_native_limits(&chain, adapter, &mut l)?;
+    crate::conv::native_chain::required_native_limits(&chain, adapter, &mut l)?;
     // wgpu-native hands the requested values to wgpu-core as they are, worse
     // than the defaults included (wgpu-py tests a maxBufferSize of 100).
     let as_given = crate::compat::allows(crate::compat::Rule::RequiredLimitsAsGiven);
@@ -294,7 +294,7 @@ unsafe fn free_owned_str(view: WGPUStringView) {
 /// Fills a C adapter info (its chain must be empty).
 pub(crate) fn write_adapter_info(out: &mut WGPUAdapterInfo, info: &wgt::AdapterInfo) -> ApiResult<()> {
     // SAFETY: the caller of the exported function promises a valid chain.
-    unsafe { crate::ffi::chain::expect_none_out(out.nextInChain, "WGPUAdapterInfo") }?;
+    unsafe { crate::ffi::chain_walk::expect_none_out(out.nextInChain, "WGPUAdapterInfo") }?;
     // As wgpu-native reports them: the driver's name as the vendor (engines
     // recognise lavapipe by "llvmpipe"), its version string as the
     // description; a driver that names itself not falls back to the PCI

@@ -87,8 +87,8 @@ const FORMATS: &[(W, F)] = &[
 /// video formats, which need the device features `TextureFormatNv12` /
 /// `TextureFormatP010` (wgpu-core checks them).
 const NATIVE_FORMATS: [(W, F); 2] = [
-    (W(crate::native::abi::WGPUNativeTextureFormat_NV12), F::NV12),
-    (W(crate::native::abi::WGPUNativeTextureFormat_P010), F::P010),
+    (W(crate::abi::native::WGPUNativeTextureFormat_NV12), F::NV12),
+    (W(crate::abi::native::WGPUNativeTextureFormat_P010), F::P010),
 ];
 
 /// The ASTC block sizes, in the order of the standard enum (each block size

@@ -3,12 +3,15 @@
 //! The functions here are pure: they take C values that the caller already
 //! read from application memory, and return the wgpu value or the message
 //! of a validation error (which the caller reports on the device and turns
-//! into an invalid object). [`invalid`] makes those invalid objects.
+//! into an invalid object, `objects::invalid`). [`native_chain`] and
+//! [`native_extras`] read wgpu.h's chained structs (wgpu-native's
+//! extensions of the standard descriptors).
 
 pub(crate) mod binding;
 pub(crate) mod device;
 pub(crate) mod format;
-pub(crate) mod invalid;
+pub(crate) mod native_chain;
+pub(crate) mod native_extras;
 pub(crate) mod pipeline;
 pub(crate) mod render;
 pub(crate) mod shader;

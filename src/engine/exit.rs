@@ -23,7 +23,8 @@
 //!    barrier runs none of them: an exit handler must not call into an
 //!    application whose runtime may already be finalized (Python's is by
 //!    then). They run at the end of the next API call, if one comes;
-//! 3. the library is *detached* ([`detached`]): it makes no driver call any
+//! 3. the library is *detached* (`ffi::exit::detached`, flags the boundary
+//!    reads too): it makes no driver call any
 //!    more. Releases leak what they would free (the process is ending), new
 //!    instances are refused, polls do nothing, and asynchronous calls
 //!    complete at once with `CallbackCancelled` (their instance is closed).
@@ -33,19 +34,13 @@
 //! releases a device) therefore never reach a torn-down driver. Those that
 //! run earlier use the library as usual.
 
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 
 use parking_lot::Mutex;
 
 use crate::engine::progress::Progress;
-
-/// Set by the barrier: the process is exiting.
-static EXITING: AtomicBool = AtomicBool::new(false);
-
-/// Set at the barrier's end: no driver call any more.
-static DETACHED: AtomicBool = AtomicBool::new(false);
+use crate::ffi::exit::{detach, exiting};
 
 /// What the barrier finishes, in registration order.
 static HOOKS: Mutex<Vec<Weak<dyn AtExit>>> = Mutex::new(Vec::new());
@@ -64,17 +59,6 @@ static LIVE: Mutex<Vec<Weak<Progress>>> = Mutex::new(Vec::new());
 /// A thread sleeping in the driver wakes at its next slice at the latest
 /// (`progress.rs`), or as soon as the GPU progresses.
 const LEAVE_TIMEOUT: Duration = Duration::from_millis(500);
-
-/// Whether the process is exiting (the barrier ran).
-pub(crate) fn exiting() -> bool {
-    EXITING.load(Ordering::Acquire)
-}
-
-/// Whether the library is detached from the driver (the barrier ran):
-/// drops leak, and nothing may call the driver.
-pub(crate) fn detached() -> bool {
-    DETACHED.load(Ordering::Acquire)
-}
 
 /// Has the barrier finish `hook` (an instance).
 pub(crate) fn finish_at_exit(hook: Weak<dyn AtExit>) {
@@ -113,7 +97,7 @@ extern "C" fn barrier_at_exit() {
 
 /// Stops every progress thread from entering the driver again, once.
 pub(crate) fn barrier() {
-    if EXITING.swap(true, Ordering::AcqRel) {
+    if crate::ffi::exit::begin_exit() {
         return;
     }
     let live: Vec<Arc<Progress>> = match LIVE.try_lock_for(LEAVE_TIMEOUT) {
@@ -135,7 +119,7 @@ pub(crate) fn barrier() {
     for hook in hooks {
         crate::ffi::boundary::catching("an instance at exit", || hook.at_exit());
     }
-    DETACHED.store(true, Ordering::Release);
+    detach();
     log::debug!(target: "wgpu_shim", "exit barrier: detached from the driver");
 }
 
@@ -147,6 +131,6 @@ mod tests {
     fn arm_registers_without_running_the_barrier() {
         arm();
         assert!(!exiting(), "registering must not run the barrier");
-        assert!(!detached());
+        assert!(!crate::ffi::exit::detached());
     }
 }

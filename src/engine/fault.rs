@@ -16,12 +16,11 @@
 //! - `lose-in-callback`: the device is lost while a map's callback is being
 //!   delivered, before the buffer becomes Mapped.
 //!
-//! A loss is what a driver's loss gives: the device is marked lost with
+//! A loss (`Device::lose_as_driver_would`) is what a driver's loss gives: the device is marked lost with
 //! reason Unknown (its lost callback), wgpu-core's device is destroyed, and
 //! every buffer is destroyed (pending maps abort).
 
-use crate::abi::WGPUDeviceLostReason;
-use crate::objects::device::Device;
+use std::time::Duration;
 
 /// The points where a fault can be injected.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -90,9 +89,11 @@ pub(crate) fn hit(_fault: Fault) -> bool {
     false
 }
 
-/// Loses `device` as a driver failure would (see the module's text).
-pub(crate) fn lose(device: &Device) {
-    device.lose(WGPUDeviceLostReason::Unknown, "the device was lost (injected fault)".into());
-    device.global().device_destroy(device.id);
-    device.destroy();
+/// Runs `strike` on a thread of its own after `delay`: a fault that comes
+/// while the call that reached the hook is asleep (`lose-mid-waitany`).
+pub(crate) fn strike_later(delay: Duration, strike: impl FnOnce() + Send + 'static) {
+    std::thread::spawn(move || {
+        std::thread::sleep(delay);
+        strike();
+    });
 }

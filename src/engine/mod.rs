@@ -1,9 +1,9 @@
-//! The per-device engine that moves wgpu-core forward and completes queue
-//! work, below the C objects and above `futures`.
+//! The machinery that moves wgpu-core devices forward, below the C objects
+//! and above the boundary: it knows fences, threads and drivers, never an
+//! object (the queue's work-done batches and the device's direct waits,
+//! which need the device itself, live with those objects).
 //!
 //! - [`progress`]: the per-device progress thread.
-//! - [`work_done`]: work-done futures of a queue, completed in batches.
-//! - [`direct_wait`]: `wgpuInstanceWaitAny` sleeping on the device fence.
 //! - [`spin`]: the bounded fence check before a driver wait (the wait
 //!   ladder's first rung).
 //! - [`tracking`]: the ever-mapped buffers `wgpuDeviceDestroy` unmaps.
@@ -12,11 +12,9 @@
 //!   driver being torn down at exit.
 //! - [`fault`]: test-only fault injection (feature `fault-injection`).
 
-pub(crate) mod direct_wait;
 pub(crate) mod drivers;
 pub(crate) mod exit;
 pub(crate) mod fault;
 pub(crate) mod progress;
 pub(crate) mod spin;
 pub(crate) mod tracking;
-pub(crate) mod work_done;

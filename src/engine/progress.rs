@@ -75,7 +75,7 @@ impl DeviceLocks {
         global: &Global,
         device_id: DeviceId,
     ) -> Result<wgpu_types::PollStatus, wgpu_core::device::WaitIdleError> {
-        if crate::engine::exit::detached() {
+        if crate::ffi::exit::detached() {
             return Ok(wgpu_types::PollStatus::QueueEmpty);
         }
         let _maintenance = self.maintenance();
@@ -181,7 +181,7 @@ impl Progress {
                 pending: 0,
                 wanted: false,
                 shutdown: false,
-                exit: crate::engine::exit::exiting(),
+                exit: crate::ffi::exit::exiting(),
                 in_driver: false,
             }),
             wanted_hint: AtomicBool::new(false),
@@ -468,7 +468,7 @@ impl RawFence {
     /// The fence's value now (an error once the library is detached from
     /// the driver at exit).
     pub(crate) fn value(&self) -> Result<u64, vk::Result> {
-        if crate::engine::exit::detached() {
+        if crate::ffi::exit::detached() {
             return Err(vk::Result::ERROR_DEVICE_LOST);
         }
         // SAFETY: the fence is a live timeline semaphore of this device.

@@ -25,11 +25,6 @@ pub(crate) const EXTENSION_FUNCTIONS: &[&str] = &[
     "wgpuShimInstanceSetSpinWait",
 ];
 
-/// Instance feature `WGPUInstanceFeatureName_ShimReadinessHandle`.
-pub(crate) const FEATURE_READINESS_HANDLE: WGPUInstanceFeatureName = WGPUInstanceFeatureName(0x0007_0001);
-/// Instance feature `WGPUInstanceFeatureName_ShimMixedSourceWaitAny`.
-pub(crate) const FEATURE_MIXED_SOURCE_WAIT_ANY: WGPUInstanceFeatureName = WGPUInstanceFeatureName(0x0007_0002);
-
 /// Status of a user event's callback.
 pub type WGPUShimUserEventStatus = u32;
 /// The event was signalled.
@@ -266,8 +261,8 @@ mod tests {
     fn feature_values_match_the_header() {
         let header = include_str!("../../include/webgpu/wgpu_shim.h");
         for (name, value) in [
-            ("WGPUInstanceFeatureName_ShimReadinessHandle", super::FEATURE_READINESS_HANDLE),
-            ("WGPUInstanceFeatureName_ShimMixedSourceWaitAny", super::FEATURE_MIXED_SOURCE_WAIT_ANY),
+            ("WGPUInstanceFeatureName_ShimReadinessHandle", crate::objects::instance::FEATURE_READINESS_HANDLE),
+            ("WGPUInstanceFeatureName_ShimMixedSourceWaitAny", crate::objects::instance::FEATURE_MIXED_SOURCE_WAIT_ANY),
         ] {
             let line = format!("#define {name} ((WGPUInstanceFeatureName){:#010X})", value.0).replace("0X", "0x");
             assert!(header.contains(&line), "wgpu_shim.h lacks `{line}`");

@@ -118,7 +118,7 @@ fn guarded<T>(func: &'static str, what: &str, step: impl FnOnce() -> T) -> Optio
 /// the driver (`engine::exit`), the work is skipped: what it would free is
 /// left to the operating system.
 pub(crate) fn in_drop(what: &'static str, work: impl FnOnce()) {
-    if crate::engine::exit::detached() {
+    if crate::ffi::exit::detached() {
         return;
     }
     catching(what, work);
@@ -276,7 +276,7 @@ pub(crate) unsafe fn label_arg(view: WGPUStringView, param: &str) -> ApiResult<S
     // SAFETY: forwarded from the caller.
     let label = unsafe { str_arg(view, param) }?.or_empty().into_owned();
     if !label.is_empty() && crate::compat::active() {
-        crate::compat::note_label(&label);
+        crate::ffi::frame::note_label(&label);
     }
     Ok(label)
 }
@@ -388,7 +388,7 @@ mod tests {
     #[test]
     fn every_export_runs_inside_call() {
         let mut found = 0;
-        for (path, text) in crate::ffi::source_files() {
+        for (path, text) in crate::source_scan::source_files() {
             let mut lines = text.lines().map(str::trim);
             while let Some(line) = lines.next() {
                 let export =

@@ -147,7 +147,7 @@ impl<'r, M: MakeFail> OnReject<'r, M> {
         })?;
         self.mode = Some(parsed);
         // SAFETY: forwarded from the caller.
-        unsafe { crate::ffi::chain::expect_none(next, what) }?;
+        unsafe { crate::ffi::chain_walk::expect_none(next, what) }?;
         Ok(parsed)
     }
 

@@ -14,7 +14,7 @@
 //! Otherwise [`crate::ffi::boundary::call`] skips it and an API call touches
 //! no thread storage at all.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 
 #[derive(Clone, Copy)]
 struct State {
@@ -96,6 +96,36 @@ pub(crate) fn current() -> Option<(&'static str, u64)> {
     STATE.try_with(|s| s.get()).ok().and_then(|st| Some((st.current?, st.call)))
 }
 
+thread_local! {
+    /// The label of the descriptor an export read last, with the number of
+    /// that call: wgpu-native's error text shows a label only in the call
+    /// that read it (`compat::CallContext`).
+    static LABEL: RefCell<(u64, String)> = const { RefCell::new((0, String::new())) };
+}
+
+/// Records the label of a descriptor the current export read.
+pub(crate) fn note_label(label: &str) {
+    let Some((_, call)) = current() else { return };
+    let _ = LABEL.try_with(|l| {
+        if let Ok(mut l) = l.try_borrow_mut() {
+            l.0 = call;
+            l.1.clear();
+            l.1.push_str(label);
+        }
+    });
+}
+
+/// The export this thread is in and the label it read, for error text.
+pub(crate) fn context() -> Option<crate::compat::CallContext> {
+    let (func, call) = current()?;
+    let label = LABEL
+        .try_with(|l| l.try_borrow().ok().filter(|l| l.0 == call).map(|l| l.1.clone()))
+        .ok()
+        .flatten()
+        .unwrap_or_default();
+    Some(crate::compat::CallContext { func, label })
+}
+
 /// A message was queued for the log callback: the outermost call hands it
 /// over when it returns.
 pub(crate) fn note_queued() {
@@ -132,5 +162,18 @@ mod tests {
         assert_ne!(current().map(|c| c.1), Some(outer_call), "a later call of the same export is another call");
         let left = leave(again);
         assert!(left.outermost && !left.queued, "the queued mark was taken");
+    }
+
+    #[test]
+    fn a_label_belongs_to_the_call_that_read_it() {
+        let first = enter("wgpuDeviceCreateBuffer").expect("storage");
+        note_label("bb");
+        let c = context().expect("in a call");
+        assert_eq!((c.func, c.label.as_str()), ("wgpuDeviceCreateBuffer", "bb"));
+        leave(first);
+        let again = enter("wgpuDeviceCreateBuffer").expect("storage");
+        assert_eq!(context().expect("in a call").label, "");
+        leave(again);
+        assert!(context().is_none());
     }
 }

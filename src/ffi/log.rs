@@ -26,8 +26,8 @@ use std::sync::Once;
 
 use parking_lot::{Mutex, RwLock};
 
-use crate::native::abi::{WGPULogCallback, WGPULogLevel};
-use crate::native::abi::{
+use crate::abi::native::{WGPULogCallback, WGPULogLevel};
+use crate::abi::native::{
     WGPULogLevel_Debug, WGPULogLevel_Error, WGPULogLevel_Info, WGPULogLevel_Trace, WGPULogLevel_Warn,
 };
 
@@ -236,6 +236,9 @@ pub(crate) fn init() {
             log::set_max_level(level);
             if let Some(value) = requested.filter(|v| parse_level(v).is_none()) {
                 log::warn!(target: "wgpu_shim", "WGPU_SHIM_LOG={value:?} is not a level (off, error, warn, info, debug, trace); using warn");
+            }
+            if let Some(value) = crate::compat::unknown_setting() {
+                log::warn!(target: "wgpu_shim", "WGPU_SHIM_COMPAT={value:?} is not known (wgpu-native or standard): ignored");
             }
         }
     });

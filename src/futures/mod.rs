@@ -7,15 +7,15 @@
 mod batch;
 mod body;
 mod deliver;
-mod readiness;
-mod ready;
+mod readiness_handle;
+mod ready_lists;
 mod registry;
 mod slots;
 mod thread_key;
 mod wait;
 
 pub(crate) use batch::{BatchId, Joined};
-pub(crate) use readiness::Readiness;
+pub(crate) use readiness_handle::Readiness;
 pub(crate) use registry::{Completer, Mode, Outcome, Refused, Registry, Source};
 pub(crate) use thread_key::ThreadKey;
 pub(crate) use wait::{DirectSleep, WaitRules};

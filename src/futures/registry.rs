@@ -23,8 +23,8 @@ use super::slots::Slots;
 
 use super::batch::BatchId;
 use super::body::Body;
-use super::readiness::Readiness;
-use super::ready::ReadyList;
+use super::readiness_handle::Readiness;
+use super::ready_lists::ReadyList;
 use super::thread_key::ThreadKey;
 use super::wait::DirectSleep;
 use crate::abi::{WGPUCallbackMode, WGPUFuture};

@@ -68,7 +68,7 @@ mod tests {
     #[test]
     fn thread_locals_are_reached_with_try_with() {
         let mut found = Vec::new();
-        for (path, text) in crate::ffi::source_files() {
+        for (path, text) in crate::source_scan::source_files() {
             for (n, line) in text.lines().enumerate() {
                 // A SCREAMING_CASE name right before `.with(`.
                 for (at, _) in line.match_indices(".with(") {

@@ -4,13 +4,16 @@
 //! events ready and signal the condition variable, so a blocked wait costs
 //! no CPU and holds no lock that other API calls need.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use std::sync::Arc;
-
+use parking_lot::MutexGuard;
+use slotmap::DefaultKey;
 use smallvec::SmallVec;
 
-use super::registry::{Event, Lookup, Registry, Source, State};
+use super::body::Body;
+use super::registry::{Event, Inner, Lookup, Registry, Source, State};
+use super::ThreadKey;
 use crate::abi::{WGPUFutureWaitInfo, WGPUWaitStatus};
 
 /// A way for a WaitAny thread to sleep on a device's own completion signal
@@ -49,11 +52,95 @@ pub(crate) struct WaitRules {
     pub(crate) mixed_sources: bool,
 }
 
+/// What one scan of the listed futures found.
+#[derive(Default)]
+struct Scan {
+    /// A listed future is complete (its callback ran or is not this wait's
+    /// to run).
+    any_complete: bool,
+    /// A listed future's callback is running on another thread.
+    others_delivering: bool,
+    /// Ready futures this wait delivers: (sequence, key, index in the list).
+    /// Inline for a wait on a few futures, the common case: a wait
+    /// allocates nothing then.
+    mine: SmallVec<[(u64, DefaultKey, usize); 4]>,
+    /// Bodies taken back from a delivery further up this thread's stack.
+    stolen: SmallVec<[(u64, Body); 1]>,
+    /// The one queue the pending listed futures wait on (`Err` for several).
+    queue: Option<Result<u64, ()>>,
+    /// Every queue a pending listed future waits on.
+    queues: SmallVec<[u64; 2]>,
+}
+
+/// How a wait that found nothing complete goes to sleep, across its rounds.
+struct Sleep {
+    /// When the wait times out (`None`: never).
+    deadline: Option<Instant>,
+    /// The waiting thread.
+    me: ThreadKey,
+    /// The direct sleeper of the one queue the wait is on. The wait makes
+    /// this before it takes the registry lock, so that it is dropped after
+    /// the lock's guard: a sleeper holds its device, and dropping a
+    /// device's last reference joins its progress thread, which takes the
+    /// registry lock.
+    direct: Direct,
+    /// The deadline passed: one more scan, then the wait times out.
+    expired: bool,
+    /// The devices' progress threads were kicked (once per wait).
+    kicked: bool,
+    /// A kick found no progress thread to poll: this thread polls.
+    self_poll: bool,
+}
+
+/// (queue serial, its sleeper) once looked up; `None` inside when the
+/// device has no direct sleeps or they failed.
+type Direct = Option<(u64, Option<Arc<dyn DirectSleep>>)>;
+
+/// The wait's own limits, checked before any future is looked at. The
+/// timed-wait rule comes first, as in Dawn: a timeout without the feature
+/// is an error even with nothing listed.
+fn check_limits(count: usize, timed: bool, rules: &WaitRules) -> Result<(), String> {
+    if timed && !rules.timed {
+        return Err("a wait with a timeout needs the TimedWaitAny instance feature".into());
+    }
+    if timed && count > rules.max_count {
+        return Err(format!("a timed wait on {count} futures exceeds timedWaitAnyMaxCount ({})", rules.max_count));
+    }
+    Ok(())
+}
+
+/// Every listed future is this instance's, and a timed wait lists futures
+/// of one source unless the instance allows mixing them.
+fn check_sources(inner: &Inner, infos: &[WGPUFutureWaitInfo], timed: bool, rules: &WaitRules) -> Result<(), String> {
+    let mut first_source = None;
+    let mut mixed = false;
+    for info in infos {
+        match inner.lookup(info.future.id) {
+            Lookup::Unknown => return Err(format!("future {:#x} is not a future of this instance", info.future.id)),
+            Lookup::Live(key) => {
+                if let Some(source) = inner.events.get(key).map(Event::source) {
+                    mixed |= *first_source.get_or_insert(source) != source;
+                }
+            }
+            Lookup::Completed => {}
+        }
+    }
+    if timed && !rules.mixed_sources && mixed {
+        return Err("a timed wait may list futures of one source only (one queue, or the CPU timeline)".into());
+    }
+    Ok(())
+}
+
 impl Registry {
     /// Waits until at least one of `infos` is complete, delivers the
     /// callbacks of those that just completed (in future order, with no lock
     /// held), and marks every complete one. `Err` carries the reason for a
     /// `WGPUWaitStatus_Error`.
+    ///
+    /// Each round [scans](Self::scan_listed) the list, [delivers](Self::deliver_scanned)
+    /// what is this wait's to deliver, returns if a future is complete (or
+    /// the wait is a poll, or timed out), and otherwise
+    /// [sleeps](Self::sleep_once) until something may have changed.
     pub(crate) fn wait_any(
         &self,
         infos: &mut [WGPUFutureWaitInfo],
@@ -62,250 +149,247 @@ impl Registry {
         find_sleeper: FindSleeper<'_>,
         kick: Kick<'_>,
     ) -> Result<WGPUWaitStatus, String> {
-        // The timed-wait rule comes first, as in Dawn: a timeout without
-        // the feature is an error even with nothing listed.
         let timed = timeout_ns > 0;
-        if timed && !rules.timed {
-            return Err("a wait with a timeout needs the TimedWaitAny instance feature".into());
-        }
+        check_limits(infos.len(), timed, rules)?;
         if infos.is_empty() {
             return Ok(WGPUWaitStatus::Success);
         }
-        if timed && infos.len() > rules.max_count {
-            return Err(format!(
-                "a timed wait on {} futures exceeds timedWaitAnyMaxCount ({})",
-                infos.len(),
-                rules.max_count
-            ));
-        }
         let deadline =
             if timeout_ns == u64::MAX { None } else { Instant::now().checked_add(Duration::from_nanos(timeout_ns)) };
-        let me = super::ThreadKey::current();
-
-        // (queue serial, its sleeper) once looked up; `None` inside when the
-        // device has no direct sleeps or they failed. Declared before the
-        // registry guard, so that it is dropped after it: a sleeper holds its
-        // device, and dropping a device's last reference joins its progress
-        // thread, which takes the registry lock.
-        let mut direct: Option<(u64, Option<Arc<dyn DirectSleep>>)> = None;
+        let mut sleep =
+            Sleep { deadline, me: ThreadKey::current(), direct: None, expired: false, kicked: false, self_poll: false };
         let mut inner = self.lock();
-        let mut first_source = None;
-        let mut mixed = false;
-        for info in infos.iter() {
-            match inner.lookup(info.future.id) {
-                Lookup::Unknown => {
-                    return Err(format!("future {:#x} is not a future of this instance", info.future.id))
-                }
-                Lookup::Live(key) => {
-                    if let Some(source) = inner.events.get(key).map(Event::source) {
-                        mixed |= *first_source.get_or_insert(source) != source;
-                    }
-                }
-                Lookup::Completed => {}
-            }
-        }
-        if timed && !rules.mixed_sources && mixed {
-            return Err("a timed wait may list futures of one source only (one queue, or the CPU timeline)".into());
-        }
-
-        let mut expired = false;
-        let mut kicked = false;
-        // A kick found no progress thread to poll: this thread polls.
-        let mut self_poll = false;
+        check_sources(&inner, infos, timed, rules)?;
         loop {
-            let mut any_complete = false;
-            let mut others_delivering = false;
-            // Inline for a wait on a few futures, the common case: a wait
-            // allocates nothing then.
-            let mut mine: SmallVec<[_; 4]> = SmallVec::new();
-            let mut stolen: SmallVec<[_; 1]> = SmallVec::new();
-            // The one queue the pending listed futures wait on (`Err` for
-            // several), and all of them.
-            let mut queue: Option<Result<u64, ()>> = None;
-            let mut queues: SmallVec<[u64; 2]> = SmallVec::new();
-            for (i, info) in infos.iter_mut().enumerate() {
-                // A live event's fields, copied out (the lookup and the
-                // read are under the same lock, so a live key finds its
-                // event; were it gone, it would be a completed future).
-                let live = match inner.lookup(info.future.id) {
-                    Lookup::Live(key) => {
-                        inner.events.get(key).map(|ev| (key, ev.state, ev.source(), ev.seq, ev.deliverer))
-                    }
-                    Lookup::Completed | Lookup::Unknown => None,
-                };
-                match live {
-                    None => {
-                        info.completed = 1;
-                        any_complete = true;
-                    }
-                    Some((key, state, source, seq, deliverer)) => match state {
-                        State::Pending => {
-                            // `completed` is an output: whatever the caller
-                            // left there, it tells.
-                            info.completed = 0;
-                            if let Source::Queue(serial) = source {
-                                if !queues.contains(&serial) {
-                                    queues.push(serial);
-                                }
-                                if queue.is_some_and(|q| q != Ok(serial)) {
-                                    queue = Some(Err(()));
-                                } else {
-                                    queue = Some(Ok(serial));
-                                }
-                            }
-                        }
-                        State::Ready => mine.push((seq, key, i)),
-                        // A callback of this thread's, further up the stack:
-                        // the future is complete.
-                        State::Delivering if deliverer == Some(me) => {
-                            info.completed = 1;
-                            any_complete = true;
-                            // Taken by a delivery further up this thread's
-                            // stack: its callback runs here unless it has
-                            // started already (this is its own callback).
-                            if let Some(body) = super::deliver::steal(self, key) {
-                                stolen.push((seq, body));
-                            }
-                        }
-                        State::Delivering => {
-                            // Complete once that delivery ends (rescanned).
-                            info.completed = 0;
-                            others_delivering = true;
-                        }
-                    },
-                }
-            }
-            if !stolen.is_empty() {
-                drop(inner);
-                stolen.sort_unstable_by_key(|&(seq, _)| seq);
-                for (_, body) in stolen.drain(..) {
-                    super::deliver::run_guarded(body, false);
-                }
-                inner = self.lock();
-            }
-            if !mine.is_empty() {
-                // In future order; `completed` is set before a future's
-                // callback runs. One taken meanwhile by another thread is
-                // found `Delivering` or gone at the next scan.
-                mine.sort_unstable_by_key(|&(seq, _, _)| seq);
-                let mut taken = 0;
-                inner = self.deliver_items(
-                    inner,
-                    &mine,
-                    |&(_, key, _)| key,
-                    |&(_, _, i)| {
-                        infos[i].completed = 1;
-                        taken += 1;
-                    },
-                );
-                // When this thread delivered every one, the scan's other
-                // outputs stand, and a scan now would only find these
-                // complete: the wait returns. One taken by another thread,
-                // or a future listed twice (taken once), is rescanned.
-                if taken < mine.len() || others_delivering {
-                    continue;
-                }
-                any_complete = true;
-            }
-            if others_delivering {
-                // Complete, but its callback is running on another thread:
-                // return only once it has finished.
-                self.changed.wait(&mut inner);
-                continue;
-            }
-            if any_complete {
+            let mut scan = self.scan_listed(&mut inner, infos, sleep.me);
+            let delivered;
+            (inner, delivered) = self.deliver_scanned(inner, infos, &mut scan);
+            let Some(any_complete) = delivered else { continue };
+            if any_complete || timeout_ns == 0 || sleep.expired {
                 // Whatever it returns, a wait moves every listed future's
                 // device on: an application that polls a completed future
                 // together with pending queue work must see that work
-                // complete in a later poll.
-                if !queues.is_empty() {
+                // complete in a later poll, and a poll must not leave the
+                // devices standing by (their progress threads may be).
+                if !scan.queues.is_empty() {
                     drop(inner);
-                    queues.iter().for_each(|&q| {
+                    scan.queues.iter().for_each(|&q| {
                         kick(q);
                     });
                 }
-                return Ok(WGPUWaitStatus::Success);
+                return Ok(if any_complete { WGPUWaitStatus::Success } else { WGPUWaitStatus::TimedOut });
             }
-            if timeout_ns == 0 || expired {
-                // A poll: make sure the devices move on without this thread
-                // (their progress threads may be standing by).
-                drop(inner);
-                queues.iter().for_each(|&q| {
-                    kick(q);
-                });
-                return Ok(WGPUWaitStatus::TimedOut);
-            }
-            if let Some(Ok(serial)) = queue {
-                if direct.as_ref().is_none_or(|(s, _)| *s != serial) {
-                    // Looked up (and the old sleeper dropped) with the
-                    // registry lock released: the lookup takes the
-                    // instance's device list, and the registry lock is a
-                    // leaf. The futures are scanned again only if one
-                    // stopped being pending meanwhile (a wait on thousands
-                    // of futures would otherwise pay a second scan).
-                    let seen = inner.completions;
-                    drop(inner);
-                    let old = direct.replace((serial, find_sleeper(serial)));
-                    drop(old);
-                    inner = self.lock();
-                    if inner.completions != seen {
-                        continue;
-                    }
-                }
-                if let Some((_, Some(sleeper))) = &direct {
-                    let sleeper = sleeper.clone();
-                    let token = sleeper.token();
-                    inner.sleepers.push((me, sleeper.clone()));
-                    drop(inner);
-                    let slept = sleeper.sleep(token, deadline);
-                    inner = self.lock();
-                    // This thread's entry: another thread may sleep on the
-                    // same device (sleepers are devices), but a thread has
-                    // one entry at a time, since it registers only to sleep.
-                    let this = Arc::as_ptr(&sleeper).cast::<()>();
-                    let entry =
-                        inner.sleepers.iter().position(|(t, s)| *t == me && Arc::as_ptr(s).cast::<()>() == this);
-                    let entry = entry.map(|i| inner.sleepers.swap_remove(i));
-                    if !slept {
-                        // The sleeper's references go with the lock released
-                        // (they may be its device's last).
-                        drop(inner);
-                        let old = direct.replace((serial, None));
-                        drop((old, entry, sleeper));
-                        inner = self.lock();
-                    }
-                    expired = deadline.is_some_and(|d| Instant::now() >= d);
-                    continue;
-                }
-            }
-            // No direct sleep: the devices' progress threads poll and
-            // complete the futures. They are woken once per wait, outside
-            // the registry lock (kicking takes other locks); the futures are
-            // scanned again afterwards, so a completion meanwhile is seen.
-            if !queues.is_empty() && (!kicked || self_poll) {
-                if kicked {
-                    // This thread moves the devices: a slice's sleep (any
-                    // completion wakes it sooner), then it polls again.
-                    let slice = Instant::now() + SELF_POLL_SLICE;
-                    let until = deadline.map_or(slice, |d| d.min(slice));
-                    self.changed.wait_until(&mut inner, until);
-                    expired = deadline.is_some_and(|d| Instant::now() >= d);
-                }
-                kicked = true;
-                drop(inner);
-                // Every queue is kicked: no short circuit.
-                self_poll = queues.iter().map(|&q| kick(q)).filter(|moved| !moved).count() > 0;
-                inner = self.lock();
+            inner = self.sleep_once(inner, &scan, &mut sleep, find_sleeper, kick);
+        }
+    }
+
+    /// Looks at every listed future: marks the complete ones, and collects
+    /// those this wait delivers and the queues the pending ones wait on.
+    fn scan_listed(&self, inner: &mut Inner, infos: &mut [WGPUFutureWaitInfo], me: ThreadKey) -> Scan {
+        let mut scan = Scan::default();
+        for (i, info) in infos.iter_mut().enumerate() {
+            // A live event's fields, copied out (the lookup and the read are
+            // under the same lock, so a live key finds its event; were it
+            // gone, it would be a completed future).
+            let live = match inner.lookup(info.future.id) {
+                Lookup::Live(key) => inner.events.get(key).map(|ev| (key, ev.state, ev.source(), ev.seq, ev.deliverer)),
+                Lookup::Completed | Lookup::Unknown => None,
+            };
+            let Some((key, state, source, seq, deliverer)) = live else {
+                info.completed = 1;
+                scan.any_complete = true;
                 continue;
-            }
-            match deadline {
-                None => self.changed.wait(&mut inner),
-                Some(deadline) => {
-                    // One more scan after the deadline, then give up.
-                    expired = self.changed.wait_until(&mut inner, deadline).timed_out();
+            };
+            match state {
+                State::Pending => {
+                    // `completed` is an output: whatever the caller left
+                    // there, it tells.
+                    info.completed = 0;
+                    if let Source::Queue(serial) = source {
+                        if !scan.queues.contains(&serial) {
+                            scan.queues.push(serial);
+                        }
+                        if scan.queue.is_some_and(|q| q != Ok(serial)) {
+                            scan.queue = Some(Err(()));
+                        } else {
+                            scan.queue = Some(Ok(serial));
+                        }
+                    }
+                }
+                State::Ready => scan.mine.push((seq, key, i)),
+                // A callback of this thread's, further up the stack: the
+                // future is complete.
+                State::Delivering if deliverer == Some(me) => {
+                    info.completed = 1;
+                    scan.any_complete = true;
+                    // Taken by a delivery further up this thread's stack:
+                    // its callback runs here unless it has started already
+                    // (this is its own callback).
+                    if let Some(body) = super::deliver::steal(self, key) {
+                        scan.stolen.push((seq, body));
+                    }
+                }
+                State::Delivering => {
+                    // Complete once that delivery ends (rescanned).
+                    info.completed = 0;
+                    scan.others_delivering = true;
                 }
             }
         }
+        scan
+    }
+
+    /// Runs the callbacks a scan found for this wait, in future order, with
+    /// the lock released. `Some(any_complete)` when the scan's findings
+    /// stand; `None` when the list must be scanned again (a future was
+    /// taken by another thread meanwhile, or another thread's delivery of
+    /// a listed future had to be waited for).
+    fn deliver_scanned<'a>(
+        &'a self,
+        mut inner: MutexGuard<'a, Inner>,
+        infos: &mut [WGPUFutureWaitInfo],
+        scan: &mut Scan,
+    ) -> (MutexGuard<'a, Inner>, Option<bool>) {
+        let mut any_complete = scan.any_complete;
+        if !scan.stolen.is_empty() {
+            drop(inner);
+            let mut stolen = std::mem::take(&mut scan.stolen);
+            stolen.sort_unstable_by_key(|&(seq, _)| seq);
+            for (_, body) in stolen.drain(..) {
+                super::deliver::run_guarded(body, false);
+            }
+            inner = self.lock();
+        }
+        if !scan.mine.is_empty() {
+            // In future order; `completed` is set before a future's callback
+            // runs. One taken meanwhile by another thread is found
+            // `Delivering` or gone at the next scan.
+            let mine = &mut scan.mine;
+            mine.sort_unstable_by_key(|&(seq, _, _)| seq);
+            let mut taken = 0;
+            inner = self.deliver_items(
+                inner,
+                mine,
+                |&(_, key, _)| key,
+                |&(_, _, i)| {
+                    infos[i].completed = 1;
+                    taken += 1;
+                },
+            );
+            // When this thread delivered every one, the scan's other outputs
+            // stand, and a scan now would only find these complete: the wait
+            // returns. One taken by another thread, or a future listed twice
+            // (taken once), is rescanned.
+            if taken < mine.len() || scan.others_delivering {
+                return (inner, None);
+            }
+            any_complete = true;
+        }
+        if scan.others_delivering {
+            // Complete, but its callback is running on another thread:
+            // return only once it has finished.
+            self.changed.wait(&mut inner);
+            return (inner, None);
+        }
+        (inner, Some(any_complete))
+    }
+
+    /// Sleeps once, for a wait that found nothing complete, until something
+    /// may have changed: on the one device's fence (a direct sleep), else on
+    /// the registry's condition variable once the devices were kicked, or
+    /// for a slice before this thread polls them itself where no progress
+    /// thread does. The caller scans the list again afterwards.
+    fn sleep_once<'a>(
+        &'a self,
+        mut inner: MutexGuard<'a, Inner>,
+        scan: &Scan,
+        sleep: &mut Sleep,
+        find_sleeper: FindSleeper<'_>,
+        kick: Kick<'_>,
+    ) -> MutexGuard<'a, Inner> {
+        if let Some(Ok(serial)) = scan.queue {
+            if sleep.direct.as_ref().is_none_or(|(s, _)| *s != serial) {
+                // Looked up (and the old sleeper dropped) with the registry
+                // lock released: the lookup takes the instance's device
+                // list, and the registry lock is a leaf. The futures are
+                // scanned again only if one stopped being pending meanwhile
+                // (a wait on thousands of futures would otherwise pay a
+                // second scan).
+                let seen = inner.completions;
+                drop(inner);
+                let old = sleep.direct.replace((serial, find_sleeper(serial)));
+                drop(old);
+                inner = self.lock();
+                if inner.completions != seen {
+                    return inner;
+                }
+            }
+            if let Some((_, Some(sleeper))) = &sleep.direct {
+                let sleeper = sleeper.clone();
+                return self.sleep_direct(inner, serial, sleeper, sleep);
+            }
+        }
+        // No direct sleep: the devices' progress threads poll and complete
+        // the futures. They are woken once per wait, outside the registry
+        // lock (kicking takes other locks); the futures are scanned again
+        // afterwards, so a completion meanwhile is seen.
+        if !scan.queues.is_empty() && (!sleep.kicked || sleep.self_poll) {
+            if sleep.kicked {
+                // This thread moves the devices: a slice's sleep (any
+                // completion wakes it sooner), then it polls again.
+                let slice = Instant::now() + SELF_POLL_SLICE;
+                let until = sleep.deadline.map_or(slice, |d| d.min(slice));
+                self.changed.wait_until(&mut inner, until);
+                sleep.expired = sleep.deadline.is_some_and(|d| Instant::now() >= d);
+            }
+            sleep.kicked = true;
+            drop(inner);
+            // Every queue is kicked: no short circuit.
+            sleep.self_poll = scan.queues.iter().map(|&q| kick(q)).filter(|moved| !moved).count() > 0;
+            return self.lock();
+        }
+        match sleep.deadline {
+            None => self.changed.wait(&mut inner),
+            Some(deadline) => {
+                // One more scan after the deadline, then give up.
+                sleep.expired = self.changed.wait_until(&mut inner, deadline).timed_out();
+            }
+        }
+        inner
+    }
+
+    /// Sleeps on the fence of the queue `serial` through `sleeper`,
+    /// registered as this thread's sleeper so that a completion on another
+    /// thread wakes it. A sleeper that fails is not used again in this wait.
+    fn sleep_direct<'a>(
+        &'a self,
+        mut inner: MutexGuard<'a, Inner>,
+        serial: u64,
+        sleeper: Arc<dyn DirectSleep>,
+        sleep: &mut Sleep,
+    ) -> MutexGuard<'a, Inner> {
+        let me = sleep.me;
+        let token = sleeper.token();
+        inner.sleepers.push((me, sleeper.clone()));
+        drop(inner);
+        let slept = sleeper.sleep(token, sleep.deadline);
+        inner = self.lock();
+        // This thread's entry: another thread may sleep on the same device
+        // (sleepers are devices), but a thread has one entry at a time,
+        // since it registers only to sleep.
+        let this = Arc::as_ptr(&sleeper).cast::<()>();
+        let entry = inner.sleepers.iter().position(|(t, s)| *t == me && Arc::as_ptr(s).cast::<()>() == this);
+        let entry = entry.map(|i| inner.sleepers.swap_remove(i));
+        if !slept {
+            // The sleeper's references go with the lock released (they may
+            // be its device's last).
+            drop(inner);
+            let old = sleep.direct.replace((serial, None));
+            drop((old, entry, sleeper));
+            inner = self.lock();
+        }
+        sleep.expired = sleep.deadline.is_some_and(|d| Instant::now() >= d);
+        inner
     }
 }
 

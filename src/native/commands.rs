@@ -7,8 +7,8 @@
 
 use wgpu_types as wgt;
 
-use super::abi::*;
 use super::call;
+use crate::abi::native::*;
 use crate::abi::{
     WGPUBuffer, WGPUCommandEncoder, WGPUComputePassEncoder, WGPUQuerySet, WGPURenderPassEncoder, WGPUTexture,
     WGPU_ARRAY_LAYER_COUNT_UNDEFINED, WGPU_MIP_LEVEL_COUNT_UNDEFINED,

@@ -3,8 +3,8 @@
 
 use std::sync::Arc;
 
-use super::abi::*;
 use super::call;
+use crate::abi::native::*;
 use crate::abi::{WGPUAdapter, WGPUInstance};
 use crate::ffi::boundary;
 use crate::ffi::handle::Handle;
@@ -63,7 +63,7 @@ pub unsafe extern "C" fn wgpuGenerateReport(instance: WGPUInstance, report: *mut
 /// The wgpu backends an enumeration may use: the requested ones (0: all)
 /// that this build has (Vulkan).
 fn backends(requested: WGPUInstanceBackend) -> wgpu_types::Backends {
-    let requested = super::chains::backends(requested);
+    let requested = crate::conv::native_chain::backends(requested);
     requested & wgpu_types::Backends::VULKAN
 }
 
@@ -87,7 +87,7 @@ pub unsafe extern "C" fn wgpuInstanceEnumerateAdapters(
         let mut allowed = wgpu_types::Backends::VULKAN;
         if let Some(o) = options {
             // SAFETY: the options' chain is valid (caller).
-            unsafe { crate::ffi::chain::expect_none(o.nextInChain, "WGPUInstanceEnumerateAdapterOptions") }?;
+            unsafe { crate::ffi::chain_walk::expect_none(o.nextInChain, "WGPUInstanceEnumerateAdapterOptions") }?;
             allowed = backends(o.backends);
         }
         let ids = instance.global.enumerate_adapters(allowed, false);

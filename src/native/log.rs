@@ -6,8 +6,8 @@
 
 use std::ffi::c_void;
 
-use super::abi::*;
 use super::call;
+use crate::abi::native::*;
 use crate::ffi::boundary::reject;
 
 /// Sends every log message at or above the current level

@@ -27,8 +27,8 @@ use std::sync::Arc;
 
 use ash::vk;
 
-use super::abi::WGPUSubmissionIndex;
 use super::call;
+use crate::abi::native::WGPUSubmissionIndex;
 use crate::abi::{WGPUBool, WGPUDevice, WGPUFutureWaitInfo};
 use crate::engine::progress::RawFence;
 use crate::engine::spin::Spin;
@@ -161,7 +161,7 @@ fn wait_for_all(device: &Arc<Device>) {
     let mut list = [WGPUFutureWaitInfo { future, completed: 0 }];
     let rules = WaitRules { timed: true, max_count: 1, mixed_sources: false };
     let find_sleeper =
-        |_serial: u64| -> Option<Arc<dyn DirectSleep>> { crate::engine::direct_wait::sleeper(device.clone()) };
+        |_serial: u64| -> Option<Arc<dyn DirectSleep>> { crate::objects::device::direct_wait::sleeper(device.clone()) };
     let kick = |_serial: u64| device.kick_or_poll();
     if let Err(why) = registry.wait_any(&mut list, u64::MAX, &rules, &find_sleeper, &kick) {
         log::warn!(target: "wgpu_shim", "wgpuDevicePoll: the wait failed: {why}");

@@ -4,7 +4,7 @@
 //! (generated from `include/webgpu/wgpu.h`): an entry does not compile
 //! unless the Rust function has exactly the header's signature.
 
-use super::abi::*;
+use crate::abi::native::*;
 use crate::abi::WGPUProc;
 
 macro_rules! native_procs {

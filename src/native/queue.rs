@@ -3,8 +3,8 @@
 
 use std::ffi::c_void;
 
-use super::abi::WGPUSubmissionIndex;
 use super::call;
+use crate::abi::native::WGPUSubmissionIndex;
 use crate::abi::{WGPUCommandBuffer, WGPUQueue};
 use crate::ffi::boundary::{self, reject};
 use crate::objects::queue::Queue;

@@ -9,8 +9,8 @@ use std::sync::Arc;
 use wgpu_core::pipeline::ShaderModuleSource;
 use wgpu_types as wgt;
 
-use super::abi::*;
 use super::call;
+use crate::abi::native::*;
 use crate::abi::{WGPUDevice, WGPUShaderModule, WGPUShaderModuleDescriptor};
 use crate::ffi::boundary;
 use crate::ffi::handle::Handle;

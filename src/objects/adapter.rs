@@ -54,7 +54,7 @@ pub(crate) fn request(
     let mut fallback = false;
     if let Some(o) = options {
         // SAFETY: the chain is valid (the caller of the export promises it).
-        let chain = unsafe { crate::ffi::chain::Chain::walk(o.nextInChain, "WGPURequestAdapterOptions") }
+        let chain = unsafe { crate::ffi::chain_walk::Chain::walk(o.nextInChain, "WGPURequestAdapterOptions") }
             .map_err(|r| invalid(r.0))?;
         // SAFETY: the sType names this struct.
         let xr = unsafe { chain.get::<WGPURequestAdapterWebXROptions>(WGPUSType::RequestAdapterWebXROptions) };
@@ -85,7 +85,7 @@ pub(crate) fn request(
         }
         fallback = o.forceFallbackAdapter != 0;
     }
-    if crate::engine::exit::detached() {
+    if crate::ffi::exit::detached() {
         return Err((WGPURequestAdapterStatus::Unavailable, EXITING.to_owned()));
     }
     let compatible = options.map_or(std::ptr::null_mut(), |o| o.compatibleSurface);
@@ -390,7 +390,7 @@ fn lost_mode(desc: &WGPUDeviceDescriptor) -> ApiResult<crate::futures::Mode> {
         )
     })?;
     // SAFETY: the chain is valid (the caller of the export promises it).
-    unsafe { crate::ffi::chain::expect_none(info.nextInChain, "WGPUDeviceLostCallbackInfo") }
+    unsafe { crate::ffi::chain_walk::expect_none(info.nextInChain, "WGPUDeviceLostCallbackInfo") }
         .map_err(|r| reject!("deviceLostCallbackInfo: {}", r.0))?;
     Ok(mode)
 }

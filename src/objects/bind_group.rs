@@ -15,7 +15,7 @@ use wgpu_core::id::BindGroupId;
 use crate::abi::*;
 use crate::conv::binding::EntryKind;
 use crate::ffi::boundary::{self, call, refcounted, set_label, ApiResult};
-use crate::ffi::chain::{self, Chain};
+use crate::ffi::chain_walk::{self, Chain};
 use crate::ffi::handle::{Handle, Object};
 use crate::objects::bind_group_layout::BindGroupLayout;
 use crate::objects::buffer::Buffer;
@@ -80,7 +80,7 @@ unsafe fn array_ids<T: Object, R>(
 /// The entry's chain and the arrays it holds are valid; its handles are
 /// NULL or live.
 unsafe fn read_entry(i: usize, e: &WGPUBindGroupEntry) -> ApiResult<Result<BindGroupEntry<'static>, String>> {
-    use crate::native::extras::entry_arrays;
+    use crate::conv::native_extras::entry_arrays;
     // SAFETY: the chain is valid (caller).
     let chain = match unsafe { Chain::walk(e.nextInChain, "WGPUBindGroupEntry") } {
         Ok(chain) => chain,
@@ -163,7 +163,7 @@ unsafe fn read_entries(desc: &WGPUBindGroupDescriptor) -> ApiResult<Result<Vec<B
     // SAFETY: the array is valid (caller).
     let entries = unsafe { boundary::slice_arg(desc.entries, desc.entryCount, "entries") }?;
     // SAFETY: the chain is valid (caller).
-    if let Err(why) = unsafe { chain::expect_none(desc.nextInChain, "WGPUBindGroupDescriptor") } {
+    if let Err(why) = unsafe { chain_walk::expect_none(desc.nextInChain, "WGPUBindGroupDescriptor") } {
         return Ok(Err(crate::conv::chain_error(why)));
     }
     let mut out = Vec::with_capacity(entries.len());
@@ -218,7 +218,7 @@ pub unsafe extern "C" fn wgpuDeviceCreateBindGroup(
                 id
             }
             Err(why) => {
-                let id = crate::conv::invalid::bind_group(global, device.id, &label);
+                let id = crate::objects::invalid::bind_group(global, device.id, &label);
                 device.report_validation(format!("wgpuDeviceCreateBindGroup: {why}"));
                 id
             }

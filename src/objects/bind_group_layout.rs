@@ -10,7 +10,7 @@ use wgpu_types as wgt;
 
 use crate::abi::*;
 use crate::ffi::boundary::{self, call, refcounted, set_label, ApiResult};
-use crate::ffi::chain::{self, Chain};
+use crate::ffi::chain_walk::{self, Chain};
 use crate::ffi::handle::{Handle, Object};
 use crate::objects::device::Device;
 
@@ -54,14 +54,14 @@ impl BindGroupLayout {
 /// # Safety
 /// The entry's chains are valid.
 unsafe fn read_entry(e: &WGPUBindGroupLayoutEntry) -> Result<wgt::BindGroupLayoutEntry, String> {
-    use crate::native::extras::layout_entry_count;
+    use crate::conv::native_extras::layout_entry_count;
     // SAFETY: the chains are valid (caller).
     let (external, count) = unsafe {
         let chain = Chain::walk(e.nextInChain, "WGPUBindGroupLayoutEntry").map_err(crate::conv::chain_error)?;
-        chain::expect_none(e.buffer.nextInChain, "WGPUBufferBindingLayout").map_err(crate::conv::chain_error)?;
-        chain::expect_none(e.sampler.nextInChain, "WGPUSamplerBindingLayout").map_err(crate::conv::chain_error)?;
-        chain::expect_none(e.texture.nextInChain, "WGPUTextureBindingLayout").map_err(crate::conv::chain_error)?;
-        chain::expect_none(e.storageTexture.nextInChain, "WGPUStorageTextureBindingLayout")
+        chain_walk::expect_none(e.buffer.nextInChain, "WGPUBufferBindingLayout").map_err(crate::conv::chain_error)?;
+        chain_walk::expect_none(e.sampler.nextInChain, "WGPUSamplerBindingLayout").map_err(crate::conv::chain_error)?;
+        chain_walk::expect_none(e.texture.nextInChain, "WGPUTextureBindingLayout").map_err(crate::conv::chain_error)?;
+        chain_walk::expect_none(e.storageTexture.nextInChain, "WGPUStorageTextureBindingLayout")
             .map_err(crate::conv::chain_error)?;
         let external = chain.has(WGPUSType::ExternalTextureBindingLayout);
         (external, layout_entry_count(&chain, e.bindingArraySize)?)
@@ -82,7 +82,7 @@ unsafe fn read_descriptor(
     // SAFETY: the entries array is valid (caller).
     let entries = unsafe { boundary::slice_arg(desc.entries, desc.entryCount, "entries") }?;
     // SAFETY: the chain is valid (caller).
-    if let Err(why) = unsafe { chain::expect_none(desc.nextInChain, "WGPUBindGroupLayoutDescriptor") } {
+    if let Err(why) = unsafe { chain_walk::expect_none(desc.nextInChain, "WGPUBindGroupLayoutDescriptor") } {
         return Ok(Err(crate::conv::chain_error(why)));
     }
     let mut out = Vec::with_capacity(entries.len());
@@ -130,7 +130,7 @@ pub unsafe extern "C" fn wgpuDeviceCreateBindGroupLayout(
                 id
             }
             Err(why) => {
-                let id = crate::conv::invalid::bind_group_layout(global, device.id, &label);
+                let id = crate::objects::invalid::bind_group_layout(global, device.id, &label);
                 device.report_validation(format!("wgpuDeviceCreateBindGroupLayout: {why}"));
                 id
             }

@@ -66,7 +66,7 @@ impl CommandEncoder {
     /// it) and records `why` for `Finish`.
     pub(crate) fn invalidate(&self, why: String) {
         let global = self.device.global();
-        let buffer = crate::conv::invalid::buffer(global, self.device.id);
+        let buffer = crate::objects::invalid::buffer(global, self.device.id);
         // An error here means the encoder was already finished: `Finish`
         // has run, so there is nothing left to poison.
         let _ = global.command_encoder_clear_buffer(self.id, buffer.id, 0, None);
@@ -102,7 +102,7 @@ pub unsafe extern "C" fn wgpuDeviceCreateCommandEncoder(
             Some(desc) => unsafe {
                 (
                     boundary::label_arg(desc.label, "label")?,
-                    crate::ffi::chain::expect_none(desc.nextInChain, "WGPUCommandEncoderDescriptor"),
+                    crate::ffi::chain_walk::expect_none(desc.nextInChain, "WGPUCommandEncoderDescriptor"),
                 )
             },
             None => (String::new(), Ok(())),
@@ -333,7 +333,7 @@ pub unsafe extern "C" fn wgpuCommandEncoderFinish(
             Some(desc) => unsafe {
                 (
                     boundary::label_arg(desc.label, "label")?,
-                    crate::ffi::chain::expect_none(desc.nextInChain, "WGPUCommandBufferDescriptor"),
+                    crate::ffi::chain_walk::expect_none(desc.nextInChain, "WGPUCommandBufferDescriptor"),
                 )
             },
             None => (String::new(), Ok(())),

@@ -85,7 +85,7 @@ pub unsafe extern "C" fn wgpuCommandEncoderBeginComputePass(
             // SAFETY: the descriptor's label and chain are valid (caller).
             let chain = unsafe {
                 label = boundary::label_arg(desc.label, "label")?;
-                crate::ffi::chain::expect_none(desc.nextInChain, "WGPUComputePassDescriptor")
+                crate::ffi::chain_walk::expect_none(desc.nextInChain, "WGPUComputePassDescriptor")
             };
             if let Err(why) = chain {
                 problem = Some(crate::conv::chain_error(why));
@@ -107,7 +107,7 @@ pub unsafe extern "C" fn wgpuCommandEncoderBeginComputePass(
         if let Some(why) = problem {
             // Record a command that cannot succeed, so that the pass is
             // invalid and ending it invalidates the encoder.
-            let buffer = crate::conv::invalid::buffer(global, device.id);
+            let buffer = crate::objects::invalid::buffer(global, device.id);
             let _ = global.compute_pass_dispatch_workgroups_indirect(&mut pass, buffer.id, 0);
             encoder.poison(format!("wgpuCommandEncoderBeginComputePass: {why}"));
         }
@@ -131,7 +131,7 @@ pub(crate) unsafe fn timestamp_writes(
     // SAFETY: the query set is NULL or live (caller).
     let set = unsafe { boundary::arg::<QuerySet>(tw.querySet, "timestampWrites.querySet") }?;
     // SAFETY: the chain is valid (caller).
-    if let Err(why) = unsafe { crate::ffi::chain::expect_none(tw.nextInChain, "WGPUPassTimestampWrites") } {
+    if let Err(why) = unsafe { crate::ffi::chain_walk::expect_none(tw.nextInChain, "WGPUPassTimestampWrites") } {
         return Ok(Err(crate::conv::chain_error(why)));
     }
     let index = |i: u32| (i != WGPU_QUERY_SET_INDEX_UNDEFINED).then_some(i);

@@ -10,7 +10,7 @@ use wgpu_core::pipeline::{ComputePipelineDescriptor, CreateComputePipelineError,
 use crate::abi::*;
 use crate::ffi::boundary::{self, call, refcounted, set_label, ApiResult};
 use crate::ffi::callback::{call_async, UserData};
-use crate::ffi::chain;
+use crate::ffi::chain_walk;
 use crate::ffi::handle::{Handle, Object};
 use crate::objects::device::Device;
 use crate::objects::pipeline_layout::PipelineLayout;
@@ -71,10 +71,10 @@ unsafe fn read_descriptor<'a>(
     }
     // SAFETY: the chains are valid (caller).
     let chains = unsafe {
-        chain::expect_none(desc.nextInChain, "WGPUComputePipelineDescriptor")
-            .and_then(|()| chain::expect_none(compute.nextInChain, "WGPUComputeState"))
+        chain_walk::expect_none(desc.nextInChain, "WGPUComputePipelineDescriptor")
+            .and_then(|()| chain_walk::expect_none(compute.nextInChain, "WGPUComputeState"))
             .and_then(|()| {
-                raw_constants.iter().try_for_each(|c| chain::expect_none(c.nextInChain, "WGPUConstantEntry"))
+                raw_constants.iter().try_for_each(|c| chain_walk::expect_none(c.nextInChain, "WGPUConstantEntry"))
             })
     };
     if let Err(why) = chains {
@@ -109,7 +109,7 @@ fn create(
             let (id, error) = global.device_create_compute_pipeline(device.id, &desc, None);
             (id, error.map(Failure::Core))
         }
-        Err(why) => (crate::conv::invalid::compute_pipeline(global, device.id, &label), Some(Failure::Ours(why))),
+        Err(why) => (crate::objects::invalid::compute_pipeline(global, device.id, &label), Some(Failure::Ours(why))),
     };
     (
         Arc::new(ComputePipeline { header: Default::default(), device: device.clone(), id, label: Mutex::new(label) }),

@@ -23,14 +23,21 @@ use crate::objects::device::Device;
 /// The most futures a timed `wgpuInstanceWaitAny` accepts.
 pub(crate) const TIMED_WAIT_ANY_MAX_COUNT: usize = 1 << 20;
 
+/// Instance feature `WGPUInstanceFeatureName_ShimReadinessHandle`
+/// (`wgpu_shim.h`).
+pub(crate) const FEATURE_READINESS_HANDLE: WGPUInstanceFeatureName = WGPUInstanceFeatureName(0x0007_0001);
+/// Instance feature `WGPUInstanceFeatureName_ShimMixedSourceWaitAny`
+/// (`wgpu_shim.h`).
+pub(crate) const FEATURE_MIXED_SOURCE_WAIT_ANY: WGPUInstanceFeatureName = WGPUInstanceFeatureName(0x0007_0002);
+
 /// The instance features this library supports, in the order reported:
 /// the standard ones, then wgpu-shim's (`wgpu_shim.h`).
 const SUPPORTED_FEATURES: [WGPUInstanceFeatureName; 5] = [
     WGPUInstanceFeatureName::TimedWaitAny,
     WGPUInstanceFeatureName::ShaderSourceSPIRV,
     WGPUInstanceFeatureName::MultipleDevicesPerAdapter,
-    crate::ext::FEATURE_READINESS_HANDLE,
-    crate::ext::FEATURE_MIXED_SOURCE_WAIT_ANY,
+    FEATURE_READINESS_HANDLE,
+    FEATURE_MIXED_SOURCE_WAIT_ANY,
 ];
 
 /// A `WGPUInstance`: one wgpu-core `Global` and one futures registry.
@@ -88,7 +95,7 @@ impl crate::engine::exit::AtExit for Instance {
 
 impl Drop for Instance {
     fn drop(&mut self) {
-        if crate::engine::exit::detached() {
+        if crate::ffi::exit::detached() {
             // wgpu-core's instance would be destroyed in the driver, which
             // may be torn down: it goes with the process.
             std::mem::forget(self.global.clone());
@@ -165,7 +172,7 @@ refcounted!(Instance, WGPUInstance, wgpuInstanceAddRef, wgpuInstanceRelease);
 pub unsafe extern "C" fn wgpuCreateInstance(descriptor: *const WGPUInstanceDescriptor) -> WGPUInstance {
     call("wgpuCreateInstance", std::ptr::null_mut(), || {
         crate::ffi::log::init();
-        if crate::engine::exit::detached() {
+        if crate::ffi::exit::detached() {
             return Err(reject!("{}", crate::objects::adapter::EXITING));
         }
         // SAFETY: the C caller passes NULL or a valid descriptor.
@@ -180,7 +187,7 @@ pub unsafe extern "C" fn wgpuCreateInstance(descriptor: *const WGPUInstanceDescr
         wgt_desc.backends = wgpu_types::Backends::VULKAN;
         if let Some(desc) = desc {
             // SAFETY: the descriptor's pointers are valid (caller).
-            unsafe { crate::native::chains::instance_extras(desc.nextInChain, &mut wgt_desc) }?;
+            unsafe { crate::conv::native_chain::instance_extras(desc.nextInChain, &mut wgt_desc) }?;
             // SAFETY: as above.
             let features =
                 unsafe { boundary::slice_arg(desc.requiredFeatures, desc.requiredFeatureCount, "requiredFeatures") }?;
@@ -189,15 +196,15 @@ pub unsafe extern "C" fn wgpuCreateInstance(descriptor: *const WGPUInstanceDescr
                     WGPUInstanceFeatureName::TimedWaitAny => timed = true,
                     WGPUInstanceFeatureName::ShaderSourceSPIRV => spirv = true,
                     WGPUInstanceFeatureName::MultipleDevicesPerAdapter => multiple = true,
-                    crate::ext::FEATURE_READINESS_HANDLE => readiness = true,
-                    crate::ext::FEATURE_MIXED_SOURCE_WAIT_ANY => mixed = true,
+                    FEATURE_READINESS_HANDLE => readiness = true,
+                    FEATURE_MIXED_SOURCE_WAIT_ANY => mixed = true,
                     other => return Err(reject!("instance feature {:#x} is not supported", other.0)),
                 }
             }
             // SAFETY: as above.
             if let Some(limits) = unsafe { desc.requiredLimits.as_ref() } {
                 // SAFETY: as above.
-                unsafe { crate::ffi::chain::expect_none(limits.nextInChain, "WGPUInstanceLimits") }?;
+                unsafe { crate::ffi::chain_walk::expect_none(limits.nextInChain, "WGPUInstanceLimits") }?;
                 if limits.timedWaitAnyMaxCount > TIMED_WAIT_ANY_MAX_COUNT {
                     return Err(reject!(
                         "requiredLimits.timedWaitAnyMaxCount is {}, above the supported {TIMED_WAIT_ANY_MAX_COUNT}",
@@ -278,7 +285,7 @@ pub unsafe extern "C" fn wgpuGetInstanceLimits(limits: *mut WGPUInstanceLimits) 
         let out = unsafe { boundary::out_arg(limits, "limits") }?;
         // SAFETY: the chain is valid (caller); an unknown link leaves the
         // output untouched.
-        unsafe { crate::ffi::chain::expect_none_out(out.nextInChain, "WGPUInstanceLimits") }?;
+        unsafe { crate::ffi::chain_walk::expect_none_out(out.nextInChain, "WGPUInstanceLimits") }?;
         out.timedWaitAnyMaxCount = TIMED_WAIT_ANY_MAX_COUNT;
         Ok(WGPUStatus::Success)
     })
@@ -377,7 +384,7 @@ pub unsafe extern "C" fn wgpuInstanceWaitAny(
             )
         };
         let find_sleeper = |serial: u64| -> Option<Arc<dyn DirectSleep>> {
-            crate::engine::direct_wait::sleeper(instance.device_by_serial(serial)?)
+            crate::objects::device::direct_wait::sleeper(instance.device_by_serial(serial)?)
         };
         let kick = |serial: u64| match instance.device_by_serial(serial) {
             Some(device) => device.kick_or_poll(),
@@ -385,9 +392,8 @@ pub unsafe extern "C" fn wgpuInstanceWaitAny(
         };
         if fault::hit(Fault::LoseMidWaitAny) {
             let devices = instance.live_devices();
-            std::thread::spawn(move || {
-                std::thread::sleep(std::time::Duration::from_millis(100));
-                devices.iter().for_each(|d| fault::lose(d));
+            fault::strike_later(std::time::Duration::from_millis(100), move || {
+                devices.iter().for_each(|d| d.lose_as_driver_would());
             });
         }
         instance

@@ -15,6 +15,7 @@ pub(crate) mod device;
 pub(crate) mod error_scope;
 pub(crate) mod external_texture;
 pub(crate) mod instance;
+pub(crate) mod invalid;
 pub(crate) mod pipeline_common;
 pub(crate) mod pipeline_layout;
 pub(crate) mod query_set;

@@ -70,7 +70,8 @@ pub unsafe extern "C" fn wgpuDeviceCreatePipelineLayout(
         }
         let global = device.global();
         // SAFETY: the chain is valid (caller).
-        let id = match unsafe { crate::ffi::chain::expect_none(desc.nextInChain, "WGPUPipelineLayoutDescriptor") } {
+        let id = match unsafe { crate::ffi::chain_walk::expect_none(desc.nextInChain, "WGPUPipelineLayoutDescriptor") }
+        {
             Ok(()) => {
                 let wgpu_desc = PipelineLayoutDescriptor {
                     label: crate::conv::label(&label),
@@ -84,7 +85,7 @@ pub unsafe extern "C" fn wgpuDeviceCreatePipelineLayout(
                 id
             }
             Err(why) => {
-                let id = crate::conv::invalid::pipeline_layout(global, device.id, &label);
+                let id = crate::objects::invalid::pipeline_layout(global, device.id, &label);
                 device.report_validation(format!("wgpuDeviceCreatePipelineLayout: {}", crate::conv::chain_error(why)));
                 id
             }

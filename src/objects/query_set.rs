@@ -70,7 +70,7 @@ pub unsafe extern "C" fn wgpuDeviceCreateQuerySet(
         let (label, native) = unsafe {
             (
                 boundary::label_arg(desc.label, "label")?,
-                crate::native::chains::query_type(desc.nextInChain, desc.r#type)?,
+                crate::conv::native_chain::query_type(desc.nextInChain, desc.r#type)?,
             )
         };
         let converted = native.and_then(|ty| ty.map_or_else(|| query_type(desc.r#type), Ok));

@@ -93,7 +93,7 @@ unsafe fn read_descriptor<'a>(
     // SAFETY: the chain and array are valid (caller).
     let (chain, formats) = unsafe {
         (
-            crate::ffi::chain::expect_none(desc.nextInChain, "WGPURenderBundleEncoderDescriptor"),
+            crate::ffi::chain_walk::expect_none(desc.nextInChain, "WGPURenderBundleEncoderDescriptor"),
             boundary::slice_arg(desc.colorFormats, desc.colorFormatCount, "colorFormats")?,
         )
     };
@@ -214,7 +214,7 @@ pub unsafe extern "C" fn wgpuRenderBundleEncoderFinish(
             Some(desc) => unsafe {
                 (
                     boundary::label_arg(desc.label, "label")?,
-                    crate::ffi::chain::expect_none(desc.nextInChain, "WGPURenderBundleDescriptor"),
+                    crate::ffi::chain_walk::expect_none(desc.nextInChain, "WGPURenderBundleDescriptor"),
                 )
             },
             None => (String::new(), Ok(())),

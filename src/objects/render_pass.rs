@@ -64,7 +64,7 @@ impl RenderPassEncoder {
     /// a pass that already ended, `why` is reported at once instead.
     pub(crate) fn invalidate(&self, why: String) {
         let global = self.device.global();
-        let buffer = crate::conv::invalid::buffer(global, self.device.id);
+        let buffer = crate::objects::invalid::buffer(global, self.device.id);
         // Records a command that fails (the buffer is invalid), which
         // invalidates the pass; an immediate error means the pass ended.
         let open = global.render_pass_draw_indirect(&mut self.pass.lock(), buffer.id, 0).is_ok();
@@ -104,7 +104,7 @@ unsafe fn color_attachment(
     i: usize,
 ) -> Result<Option<RenderPassColorAttachment>, String> {
     // SAFETY: the chain is valid (caller).
-    unsafe { crate::ffi::chain::expect_none(a.nextInChain, "WGPURenderPassColorAttachment") }
+    unsafe { crate::ffi::chain_walk::expect_none(a.nextInChain, "WGPURenderPassColorAttachment") }
         .map_err(crate::conv::chain_error)?;
     let Some(view) = opt_view(a.view, &format!("colorAttachments[{i}].view"))? else {
         return Ok(None);
@@ -143,7 +143,7 @@ unsafe fn depth_stencil_attachment(
     a: &WGPURenderPassDepthStencilAttachment,
 ) -> Result<RenderPassDepthStencilAttachment<TextureViewId>, String> {
     // SAFETY: the chain is valid (caller).
-    unsafe { crate::ffi::chain::expect_none(a.nextInChain, "WGPURenderPassDepthStencilAttachment") }
+    unsafe { crate::ffi::chain_walk::expect_none(a.nextInChain, "WGPURenderPassDepthStencilAttachment") }
         .map_err(crate::conv::chain_error)?;
     if a.view.is_null() {
         return Err("depthStencilAttachment.view is NULL".to_string());
@@ -177,7 +177,7 @@ unsafe fn read_descriptor<'a>(
     let (colors, chain) = unsafe {
         (
             boundary::slice_arg(desc.colorAttachments, desc.colorAttachmentCount, "colorAttachments")?,
-            crate::ffi::chain::Chain::walk(desc.nextInChain, "WGPURenderPassDescriptor"),
+            crate::ffi::chain_walk::Chain::walk(desc.nextInChain, "WGPURenderPassDescriptor"),
         )
     };
     // `RenderPassMaxDrawCount` is accepted; wgpu-core has no draw count

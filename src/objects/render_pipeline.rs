@@ -19,7 +19,7 @@ use crate::abi::*;
 use crate::conv::render as conv;
 use crate::ffi::boundary::{self, call, refcounted, set_label, ApiResult};
 use crate::ffi::callback::{call_async, UserData};
-use crate::ffi::chain;
+use crate::ffi::chain_walk;
 use crate::ffi::handle::{Handle, Object};
 use crate::objects::device::Device;
 use crate::objects::pipeline_layout::PipelineLayout;
@@ -81,7 +81,7 @@ unsafe fn stage(
         // SAFETY: the key view and chain are valid (caller).
         unsafe {
             keys.push((boundary::label_arg(c.key, &format!("{name}.constants[{i}].key"))?, c.value));
-            if let Err(why) = chain::expect_none(c.nextInChain, "WGPUConstantEntry") {
+            if let Err(why) = chain_walk::expect_none(c.nextInChain, "WGPUConstantEntry") {
                 return Ok(Err(crate::conv::chain_error(why)));
             }
         }
@@ -109,7 +109,7 @@ unsafe fn vertex_buffers(v: &WGPUVertexState) -> ApiResult<Result<Vec<Option<Ver
     for (i, b) in raw.iter().enumerate() {
         // SAFETY: the array and chains are valid (caller).
         let attrs = unsafe {
-            if let Err(why) = chain::expect_none(b.nextInChain, "WGPUVertexBufferLayout") {
+            if let Err(why) = chain_walk::expect_none(b.nextInChain, "WGPUVertexBufferLayout") {
                 return Ok(Err(crate::conv::chain_error(why)));
             }
             boundary::slice_arg(b.attributes, b.attributeCount, &format!("vertex.buffers[{i}].attributes"))?
@@ -125,7 +125,7 @@ unsafe fn vertex_buffers(v: &WGPUVertexState) -> ApiResult<Result<Vec<Option<Ver
         let mut attributes = Vec::with_capacity(attrs.len());
         for (j, a) in attrs.iter().enumerate() {
             // SAFETY: the chain is valid (caller).
-            if let Err(why) = unsafe { chain::expect_none(a.nextInChain, "WGPUVertexAttribute") } {
+            if let Err(why) = unsafe { chain_walk::expect_none(a.nextInChain, "WGPUVertexAttribute") } {
                 return Ok(Err(crate::conv::chain_error(why)));
             }
             let format = match conv::vertex_format(a.format) {
@@ -154,7 +154,7 @@ unsafe fn vertex_buffers(v: &WGPUVertexState) -> ApiResult<Result<Vec<Option<Ver
 unsafe fn fragment(f: &WGPUFragmentState) -> ApiResult<Result<FragmentState<'static>, String>> {
     // SAFETY: the handles, strings, arrays and chains are valid (caller).
     let (stage, targets) = unsafe {
-        if let Err(why) = chain::expect_none(f.nextInChain, "WGPUFragmentState") {
+        if let Err(why) = chain_walk::expect_none(f.nextInChain, "WGPUFragmentState") {
             return Ok(Err(crate::conv::chain_error(why)));
         }
         (
@@ -170,7 +170,7 @@ unsafe fn fragment(f: &WGPUFragmentState) -> ApiResult<Result<FragmentState<'sta
     for (i, t) in targets.iter().enumerate() {
         // SAFETY: the chain and the nullable blend pointer are valid (caller).
         let blend = unsafe {
-            if let Err(why) = chain::expect_none(t.nextInChain, "WGPUColorTargetState") {
+            if let Err(why) = chain_walk::expect_none(t.nextInChain, "WGPUColorTargetState") {
                 return Ok(Err(crate::conv::chain_error(why)));
             }
             t.blend.as_ref()
@@ -193,15 +193,15 @@ unsafe fn read_descriptor<'a>(desc: &WGPURenderPipelineDescriptor, label: &'a st
     let v = &desc.vertex;
     // SAFETY: the handles, strings, arrays and chains are valid (caller).
     let (layout, vertex_stage, buffers, depth_stencil, fragment_state) = unsafe {
-        let chains = chain::expect_none(desc.nextInChain, "WGPURenderPipelineDescriptor")
-            .and_then(|()| chain::expect_none(v.nextInChain, "WGPUVertexState"))
-            .and_then(|()| chain::expect_none(desc.multisample.nextInChain, "WGPUMultisampleState"));
+        let chains = chain_walk::expect_none(desc.nextInChain, "WGPURenderPipelineDescriptor")
+            .and_then(|()| chain_walk::expect_none(v.nextInChain, "WGPUVertexState"))
+            .and_then(|()| chain_walk::expect_none(desc.multisample.nextInChain, "WGPUMultisampleState"));
         if let Err(why) = chains {
             return Ok(Err(crate::conv::chain_error(why)));
         }
         let depth_stencil = desc.depthStencil.as_ref();
         if let Some(ds) = depth_stencil {
-            if let Err(why) = chain::expect_none(ds.nextInChain, "WGPUDepthStencilState") {
+            if let Err(why) = chain_walk::expect_none(ds.nextInChain, "WGPUDepthStencilState") {
                 return Ok(Err(crate::conv::chain_error(why)));
             }
         }
@@ -233,7 +233,8 @@ unsafe fn read_descriptor<'a>(desc: &WGPURenderPipelineDescriptor, label: &'a st
         Err(why) => return Ok(Err(why)),
     };
     // SAFETY: the primitive state's chain is valid (caller).
-    if let Err(why) = unsafe { crate::native::extras::primitive_state(desc.primitive.nextInChain, &mut primitive) } {
+    if let Err(why) = unsafe { crate::conv::native_extras::primitive_state(desc.primitive.nextInChain, &mut primitive) }
+    {
         return Ok(Err(why));
     }
     let depth_stencil = match depth_stencil.map(conv::depth_stencil).transpose() {
@@ -261,7 +262,7 @@ fn create(device: &Arc<Device>, label: String, desc: Read<'_>) -> (Arc<RenderPip
             let (id, error) = global.device_create_render_pipeline(device.id, &desc, None);
             (id, error.map(Failure::Core))
         }
-        Err(why) => (crate::conv::invalid::render_pipeline(global, device.id, &label), Some(Failure::Ours(why))),
+        Err(why) => (crate::objects::invalid::render_pipeline(global, device.id, &label), Some(Failure::Ours(why))),
     };
     (
         Arc::new(RenderPipeline { header: Default::default(), device: device.clone(), id, label: Mutex::new(label) }),

@@ -39,7 +39,7 @@ set_label!(Sampler, WGPUSampler, wgpuSamplerSetLabel);
 /// wgpu.h's extra address mode: clamp to the border colour of a chained
 /// `WGPUSamplerDescriptorExtras` (the device feature
 /// `AddressModeClampToBorder`, checked by wgpu-core).
-const CLAMP_TO_BORDER: WGPUAddressMode = WGPUAddressMode(crate::native::abi::WGPUNativeAddressMode_ClampToBorder);
+const CLAMP_TO_BORDER: WGPUAddressMode = WGPUAddressMode(crate::abi::native::WGPUNativeAddressMode_ClampToBorder);
 
 /// An address mode; `Undefined` is ClampToEdge.
 fn address_mode(m: WGPUAddressMode, what: &str) -> Result<wgt::AddressMode, String> {
@@ -93,7 +93,7 @@ pub(crate) fn compare_function(f: WGPUCompareFunction) -> Result<Option<wgt::Com
 /// The descriptor's chain is valid.
 unsafe fn convert<'a>(desc: &WGPUSamplerDescriptor, label: &'a str) -> Result<SamplerDesc<'a>, String> {
     // SAFETY: the chain is valid (caller).
-    let border_color = unsafe { crate::native::extras::sampler_border_color(desc.nextInChain) }?;
+    let border_color = unsafe { crate::conv::native_extras::sampler_border_color(desc.nextInChain) }?;
     Ok(SamplerDesc {
         label: crate::conv::label(label),
         address_modes: [

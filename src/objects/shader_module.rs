@@ -14,7 +14,7 @@ use crate::abi::*;
 use crate::conv::shader::Message;
 use crate::ffi::boundary::{self, call, refcounted, set_label, ApiResult};
 use crate::ffi::callback::{call_async, SendFn, UserData};
-use crate::ffi::chain::Chain;
+use crate::ffi::chain_walk::Chain;
 use crate::ffi::handle::{Handle, Object};
 use crate::futures::{Outcome, Source};
 use crate::objects::device::Device;
@@ -65,8 +65,8 @@ unsafe fn read_source<'a>(
     desc: &WGPUShaderModuleDescriptor,
     spirv_enabled: bool,
 ) -> ApiResult<Result<ShaderModuleSource<'a>, String>> {
-    use crate::native::abi::WGPUShaderSourceGLSL;
-    use crate::native::extras::SHADER_SOURCE_GLSL;
+    use crate::abi::native::WGPUShaderSourceGLSL;
+    use crate::conv::native_extras::SHADER_SOURCE_GLSL;
     // SAFETY: the chain is valid (caller).
     let chain = match unsafe { Chain::walk(desc.nextInChain, "WGPUShaderModuleDescriptor") } {
         Ok(chain) => chain,
@@ -101,7 +101,7 @@ unsafe fn read_source<'a>(
             Ok(Ok(ShaderModuleSource::SpirV(Cow::Borrowed(words), spirv_options())))
         }
         // SAFETY: the code, defines and their views are valid (caller).
-        (None, None, Some(glsl)) => unsafe { crate::native::extras::glsl_source(glsl) },
+        (None, None, Some(glsl)) => unsafe { crate::conv::native_extras::glsl_source(glsl) },
         _ => Ok(Err("the descriptor chains more than one source (WGSL, SPIR-V, GLSL); exactly one is allowed".into())),
     }
 }
@@ -138,7 +138,7 @@ impl ShaderModule {
     /// An invalid module, for a descriptor this library rejected; the
     /// validation error is reported on the device.
     fn invalid(device: &Arc<Device>, label: String, why: String) -> ShaderModule {
-        let id = crate::conv::invalid::shader_module(device.global(), device.id, &label);
+        let id = crate::objects::invalid::shader_module(device.global(), device.id, &label);
         device.report_validation(format!("wgpuDeviceCreateShaderModule: {why}"));
         ShaderModule {
             header: Default::default(),

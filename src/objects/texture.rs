@@ -144,7 +144,7 @@ unsafe fn convert(
     // SAFETY: the array is valid (caller).
     let view_formats = unsafe { boundary::slice_arg(desc.viewFormats, desc.viewFormatCount, "viewFormats") }?;
     // SAFETY: the chain is valid (caller).
-    let chain = unsafe { crate::ffi::chain::Chain::walk(desc.nextInChain, "WGPUTextureDescriptor") };
+    let chain = unsafe { crate::ffi::chain_walk::Chain::walk(desc.nextInChain, "WGPUTextureDescriptor") };
     let inner = (|| {
         let chain = chain.map_err(crate::conv::chain_error)?;
         if !chain.is_empty() {
@@ -252,7 +252,7 @@ unsafe fn convert_view(
     label: &str,
 ) -> Result<wgpu_core::resource::TextureViewDescriptor<'static>, String> {
     // SAFETY: the chain is valid (caller).
-    let chain = unsafe { crate::ffi::chain::Chain::walk(desc.nextInChain, "WGPUTextureViewDescriptor") }
+    let chain = unsafe { crate::ffi::chain_walk::Chain::walk(desc.nextInChain, "WGPUTextureViewDescriptor") }
         .map_err(crate::conv::chain_error)?;
     // SAFETY: the sType names this struct.
     let swizzle: Option<&WGPUTextureComponentSwizzleDescriptor> =

@@ -332,7 +332,9 @@ pub(crate) fn map_fail(info: &WGPUBufferMapCallbackInfo) -> impl Fail {
 }
 
 /// `wgpuBufferMapAsync` (and `wgpuBufferMapAsync2`), inside
-/// `call_async` with [`map_fail`].
+/// `call_async` with [`map_fail`]: registers the future, checks the request
+/// ([`check_map`]), moves the buffer to `Pending` and hands the map to
+/// wgpu-core ([`start_core_map`]). The callback runs in [`map_delivery`].
 ///
 /// # Safety
 /// `buffer` is a live buffer; the callback info's chain is valid.
@@ -360,83 +362,23 @@ pub(crate) unsafe fn map_async(
     on_reject.disarm();
     let device = buffer.device.clone();
     let generation = GENERATION.fetch_add(1, Ordering::Relaxed);
-    let cb = SendFn(info.callback);
-    let ud = UserData(info.userdata1, info.userdata2);
-    let weak = Arc::downgrade(&buffer);
+    let delivery = map_delivery(&buffer, generation, &info);
     let (future, completer) =
-        device.instance.registry.register::<MapResult>(cb_mode, Source::Queue(device.serial), move |out| {
-            let (status, message) = match out {
-                Outcome::Done((WGPUMapAsyncStatus::Success, _)) => {
-                    let buffer = weak.upgrade();
-                    if let (Some(b), true) = (&buffer, fault::hit(Fault::LoseInCallback)) {
-                        fault::lose(&b.device);
-                    }
-                    match buffer {
-                        Some(b) if b.deliver_mapped(generation) => (WGPUMapAsyncStatus::Success, String::new()),
-                        _ => (
-                            WGPUMapAsyncStatus::Aborted,
-                            "the buffer was unmapped or destroyed before the map callback was delivered".into(),
-                        ),
-                    }
-                }
-                Outcome::Done(result) => result,
-                Outcome::Cancelled => (
-                    WGPUMapAsyncStatus::CallbackCancelled,
-                    "the instance was released before the map callback was delivered".into(),
-                ),
-            };
-            if let Some(f) = cb.get() {
-                // SAFETY: the application's callback with its userdata.
-                unsafe { f(status, boundary::out_str(&message), ud.u1(), ud.u2()) };
-            }
-        });
+        device.instance.registry.register::<MapResult>(cb_mode, Source::Queue(device.serial), delivery);
 
-    let fail = |completer: Completer<MapResult>, status: WGPUMapAsyncStatus, why: String| {
+    // Device destroy must find the buffer from now on.
+    buffer.track_mapping();
+    let offset = offset as u64;
+    let range_size = if size == WGPU_WHOLE_MAP_SIZE { buffer.size.saturating_sub(offset) } else { size as u64 };
+    let write = mode == WGPUMapMode_Write;
+    let mut state = buffer.state.lock();
+    if let Err((status, why)) = check_map(&buffer, &state, mode, offset, range_size) {
+        drop(state);
         if status == WGPUMapAsyncStatus::Error {
             device.report_validation(format!("MapAsync: {why}"));
         }
         completer.complete((status, why));
-        Ok(future)
-    };
-    // Device destroy must find the buffer from now on.
-    buffer.track_mapping();
-    let mut state = buffer.state.lock();
-    if !matches!(state.phase, Phase::Unmapped) {
-        drop(state);
-        return fail(completer, WGPUMapAsyncStatus::Error, "the buffer is already mapped or has a map pending".into());
-    }
-    if device.is_lost() {
-        drop(state);
-        return fail(completer, WGPUMapAsyncStatus::Aborted, "the device is lost".into());
-    }
-    if !buffer.valid {
-        // A validation error and Error, as Dawn and the CTS have it.
-        drop(state);
-        return fail(completer, WGPUMapAsyncStatus::Error, "the buffer is invalid".into());
-    }
-    let offset = offset as u64;
-    let range_size = if size == WGPU_WHOLE_MAP_SIZE { buffer.size.saturating_sub(offset) } else { size as u64 };
-    let write = mode == WGPUMapMode_Write;
-    let problem = if state.destroyed {
-        Some("the buffer is destroyed".to_string())
-    } else if !offset.is_multiple_of(8) {
-        Some(format!("offset {offset} is not a multiple of 8"))
-    } else if !range_size.is_multiple_of(4) {
-        Some(format!("size {range_size} is not a multiple of 4"))
-    } else if offset.checked_add(range_size).is_none_or(|end| end > buffer.size) {
-        Some(format!("range {offset}+{range_size} is beyond the buffer's {} bytes", buffer.size))
-    } else if mode != WGPUMapMode_Read && mode != WGPUMapMode_Write {
-        Some(format!("mode {mode:#x} must be exactly one of Read or Write"))
-    } else if write && buffer.usage & WGPUBufferUsage_MapWrite == 0 {
-        Some("a Write map needs MapWrite usage".to_string())
-    } else if !write && buffer.usage & WGPUBufferUsage_MapRead == 0 {
-        Some("a Read map needs MapRead usage".to_string())
-    } else {
-        None
-    };
-    if let Some(why) = problem {
-        drop(state);
-        return fail(completer, WGPUMapAsyncStatus::Error, why);
+        return Ok(future);
     }
     if range_size == 0 {
         // Nothing to wait for: complete now; delivery makes it Mapped.
@@ -447,9 +389,100 @@ pub(crate) unsafe fn map_async(
     }
     state.phase = Phase::Pending { generation, write, offset, size: range_size, completer: Some(completer) };
     drop(state);
-
     device.progress.begin_op(device.wants_progress(cb_mode));
-    let weak = Arc::downgrade(&buffer);
+    start_core_map(&buffer, generation, write, offset, range_size);
+    Ok(future)
+}
+
+/// The delivery of a map's callback: a successful map makes the buffer
+/// `Mapped` now (unless it was unmapped or destroyed meanwhile, which
+/// aborts it), then the application's callback runs. Inlined, so that the
+/// closure is built where `register` stores it, as a literal would be.
+#[inline(always)]
+fn map_delivery(
+    buffer: &Arc<Buffer>,
+    generation: u64,
+    info: &WGPUBufferMapCallbackInfo,
+) -> impl FnOnce(Outcome<MapResult>) + Send + 'static {
+    let cb = SendFn(info.callback);
+    let ud = UserData(info.userdata1, info.userdata2);
+    let weak = Arc::downgrade(buffer);
+    move |out| {
+        let (status, message) = match out {
+            Outcome::Done((WGPUMapAsyncStatus::Success, _)) => {
+                let buffer = weak.upgrade();
+                if let (Some(b), true) = (&buffer, fault::hit(Fault::LoseInCallback)) {
+                    b.device.lose_as_driver_would();
+                }
+                match buffer {
+                    Some(b) if b.deliver_mapped(generation) => (WGPUMapAsyncStatus::Success, String::new()),
+                    _ => (
+                        WGPUMapAsyncStatus::Aborted,
+                        "the buffer was unmapped or destroyed before the map callback was delivered".into(),
+                    ),
+                }
+            }
+            Outcome::Done(result) => result,
+            Outcome::Cancelled => (
+                WGPUMapAsyncStatus::CallbackCancelled,
+                "the instance was released before the map callback was delivered".into(),
+            ),
+        };
+        if let Some(f) = cb.get() {
+            // SAFETY: the application's callback with its userdata.
+            unsafe { f(status, boundary::out_str(&message), ud.u1(), ud.u2()) };
+        }
+    }
+}
+
+/// Whether a map of `range_size` bytes at `offset` may start on `buffer`
+/// (whose map state is `state`): else the status it completes with and why.
+/// A request the standard calls invalid gets `Error` (and a validation
+/// error); one on a lost device `Aborted`.
+fn check_map(
+    buffer: &Buffer,
+    state: &MapState,
+    mode: WGPUMapMode,
+    offset: u64,
+    range_size: u64,
+) -> Result<(), MapResult> {
+    let error = |why: String| Err((WGPUMapAsyncStatus::Error, why));
+    if !matches!(state.phase, Phase::Unmapped) {
+        return error("the buffer is already mapped or has a map pending".into());
+    }
+    if buffer.device.is_lost() {
+        return Err((WGPUMapAsyncStatus::Aborted, "the device is lost".into()));
+    }
+    if !buffer.valid {
+        // A validation error and Error, as Dawn and the CTS have it.
+        return error("the buffer is invalid".into());
+    }
+    let write = mode == WGPUMapMode_Write;
+    if state.destroyed {
+        error("the buffer is destroyed".to_string())
+    } else if !offset.is_multiple_of(8) {
+        error(format!("offset {offset} is not a multiple of 8"))
+    } else if !range_size.is_multiple_of(4) {
+        error(format!("size {range_size} is not a multiple of 4"))
+    } else if offset.checked_add(range_size).is_none_or(|end| end > buffer.size) {
+        error(format!("range {offset}+{range_size} is beyond the buffer's {} bytes", buffer.size))
+    } else if mode != WGPUMapMode_Read && mode != WGPUMapMode_Write {
+        error(format!("mode {mode:#x} must be exactly one of Read or Write"))
+    } else if write && buffer.usage & WGPUBufferUsage_MapWrite == 0 {
+        error("a Write map needs MapWrite usage".to_string())
+    } else if !write && buffer.usage & WGPUBufferUsage_MapRead == 0 {
+        error("a Read map needs MapRead usage".to_string())
+    } else {
+        Ok(())
+    }
+}
+
+/// Hands a map that is now `Pending` to wgpu-core, whose callback completes
+/// it ([`Buffer::core_done`]); an idle buffer's map completes in the poll
+/// that follows at once.
+fn start_core_map(buffer: &Arc<Buffer>, generation: u64, write: bool, offset: u64, range_size: u64) {
+    let device = &buffer.device;
+    let weak = Arc::downgrade(buffer);
     let progress = device.progress.clone();
     let op = wgpu_core::resource::BufferMapOperation {
         host: if write { wgpu_core::device::HostMap::Write } else { wgpu_core::device::HostMap::Read },
@@ -462,7 +495,7 @@ pub(crate) unsafe fn map_async(
         // The backend's answer replaced by a failure (nothing reaches wgpu-core).
         drop(op);
         buffer.core_done(generation, Err(wgpu_core::resource::BufferAccessError::Failed));
-        return Ok(future);
+        return;
     }
     let started = {
         let _exclusive = device.locks.maintain.write();
@@ -476,7 +509,6 @@ pub(crate) unsafe fn map_async(
         Err(err) => device.report(err),
     }
     if fault::hit(Fault::LoseMidMap) {
-        fault::lose(&device);
+        device.lose_as_driver_would();
     }
-    Ok(future)
 }

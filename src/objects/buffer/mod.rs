@@ -116,11 +116,11 @@ pub unsafe extern "C" fn wgpuDeviceCreateBuffer(
             (boundary::arg::<Device>(device, "device")?, desc, boundary::str_arg(desc.label, "label")?.or_empty())
         };
         if !label.is_empty() && crate::compat::active() {
-            crate::compat::note_label(&label);
+            crate::ffi::frame::note_label(&label);
         }
         let mut problem = None;
         // SAFETY: the descriptor's chain is valid (caller).
-        if let Err(r) = unsafe { crate::ffi::chain::expect_none(desc.nextInChain, "WGPUBufferDescriptor") } {
+        if let Err(r) = unsafe { crate::ffi::chain_walk::expect_none(desc.nextInChain, "WGPUBufferDescriptor") } {
             problem = Some(r.0);
         }
         let usage = wgpu_types::BufferUsages::from_bits(desc.usage as u32).filter(|_| desc.usage <= u32::MAX as u64);

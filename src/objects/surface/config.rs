@@ -12,14 +12,14 @@ use std::sync::Arc;
 use wgpu_types as wgt;
 
 use super::{Config, State, Surface};
+use crate::abi::native::WGPUSurfaceConfigurationExtras;
 use crate::abi::*;
 use crate::ffi::boundary::{self, call, reject};
-use crate::ffi::chain::Chain;
-use crate::native::abi::WGPUSurfaceConfigurationExtras;
+use crate::ffi::chain_walk::Chain;
 use crate::objects::device::Device;
 
 /// wgpu.h's `WGPUSurfaceConfigurationExtras`.
-const CONFIGURATION_EXTRAS: WGPUSType = WGPUSType(crate::native::abi::WGPUSType_SurfaceConfigurationExtras);
+const CONFIGURATION_EXTRAS: WGPUSType = WGPUSType(crate::abi::native::WGPUSType_SurfaceConfigurationExtras);
 
 /// Frames in flight when `WGPUSurfaceConfigurationExtras` does not say.
 const DEFAULT_FRAME_LATENCY: u32 = 2;

@@ -15,7 +15,7 @@ use crate::objects::texture::Texture;
 
 /// wgpu.h's extra status: the window is not visible.
 const OCCLUDED: WGPUSurfaceGetCurrentTextureStatus =
-    WGPUSurfaceGetCurrentTextureStatus(crate::native::abi::WGPUSurfaceGetCurrentTextureStatus_Occluded);
+    WGPUSurfaceGetCurrentTextureStatus(crate::abi::native::WGPUSurfaceGetCurrentTextureStatus_Occluded);
 
 /// What GetCurrentTexture hands out, and a device error to report once the
 /// surface's lock is released.
@@ -181,7 +181,7 @@ pub unsafe extern "C" fn wgpuSurfaceGetCurrentTexture(surface: WGPUSurface, surf
         out.texture = std::ptr::null_mut();
         out.status = WGPUSurfaceGetCurrentTextureStatus::Error;
         // SAFETY: the chain is valid (caller).
-        unsafe { crate::ffi::chain::expect_none_out(out.nextInChain, "WGPUSurfaceTexture") }?;
+        unsafe { crate::ffi::chain_walk::expect_none_out(out.nextInChain, "WGPUSurfaceTexture") }?;
         let acquired = surface.acquire()?;
         out.status = acquired.status;
         out.texture = acquired.texture.map_or(std::ptr::null_mut(), Handle::into_raw);

@@ -106,7 +106,7 @@ const RETIRE_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
 
 impl Drop for Retired {
     fn drop(&mut self) {
-        if crate::engine::exit::detached() {
+        if crate::ffi::exit::detached() {
             // The driver may be torn down at exit: the swapchain leaks.
             return;
         }
@@ -326,7 +326,7 @@ pub unsafe extern "C" fn wgpuSurfaceGetCapabilities(
                 boundary::arg::<Adapter>(adapter, "adapter")?,
                 boundary::out_arg(capabilities, "capabilities")?,
             );
-            crate::ffi::chain::expect_none_out(handles.2.nextInChain, "WGPUSurfaceCapabilities")?;
+            crate::ffi::chain_walk::expect_none_out(handles.2.nextInChain, "WGPUSurfaceCapabilities")?;
             handles
         };
         let caps = core_capabilities(surface, adapter).map_err(|why| reject!("{why}"))?;

@@ -20,7 +20,7 @@ use wgpu_core::id::SurfaceId;
 use super::{State, Surface};
 use crate::abi::*;
 use crate::ffi::boundary::{self, call};
-use crate::ffi::chain::Chain;
+use crate::ffi::chain_walk::Chain;
 use crate::ffi::handle::Handle;
 use crate::objects::instance::Instance;
 
@@ -61,7 +61,7 @@ impl Source {
         // SAFETY: the chain is valid (caller).
         let chain = unsafe { Chain::walk(next, "WGPUSurfaceDescriptor") }.map_err(|r| r.0)?;
         // SAFETY: every link starts with a WGPUChainedStruct.
-        let found: Vec<WGPUSType> = crate::ffi::chain::accepted("WGPUSurfaceDescriptor")
+        let found: Vec<WGPUSType> = crate::ffi::chain_walk::accepted("WGPUSurfaceDescriptor")
             .iter()
             .copied()
             .filter(|s| unsafe { chain.get::<WGPUChainedStruct>(*s) }.is_some())

@@ -110,7 +110,7 @@ impl FenceWake {
 
     /// Wakes every thread sleeping with an older token.
     fn signal(&self) {
-        if crate::engine::exit::detached() {
+        if crate::ffi::exit::detached() {
             // No sleeper is left: a detached library makes no sleeps.
             return;
         }
@@ -165,7 +165,7 @@ impl FenceWake {
 
 impl Drop for FenceWake {
     fn drop(&mut self) {
-        if crate::engine::exit::detached() {
+        if crate::ffi::exit::detached() {
             // The driver may be torn down: the semaphore goes with the process.
             return;
         }
@@ -178,7 +178,7 @@ impl Drop for FenceWake {
 
 /// The direct sleeper of `device`, when its driver allows direct waits.
 pub(crate) fn sleeper(device: Arc<Device>) -> Option<Arc<dyn DirectSleep>> {
-    if crate::engine::exit::detached() || device.fence_wake.is_none() {
+    if crate::ffi::exit::detached() || device.fence_wake.is_none() {
         return None;
     }
     Some(device)
@@ -223,7 +223,7 @@ impl DirectSleep for Device {
             // and the poll after it is the one a first read would have led
             // to; and a read of an emulated timeline semaphore takes the
             // driver's lock, which its queue thread needs to signal.
-            if crate::engine::exit::detached() {
+            if crate::ffi::exit::detached() {
                 return false;
             }
             self.progress.polled()

@@ -1,5 +1,7 @@
 //! `WGPUDevice`: creation, loss and destruction, error reporting, queries.
 
+pub(crate) mod direct_wait;
+
 use std::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
 use std::sync::Arc;
 
@@ -8,17 +10,17 @@ use wgpu_core::id::{DeviceId, QueueId};
 use wgpu_types as wgt;
 
 use crate::abi::*;
-use crate::engine::direct_wait::FenceWake;
 use crate::engine::progress::{DeviceLocks, Progress};
 use crate::engine::tracking::Tracker;
-use crate::engine::work_done::WorkDone;
 use crate::ffi::boundary::{self, call, refcounted, set_label};
 use crate::ffi::callback::{SendFn, UserData};
 use crate::ffi::handle::{Handle, Object};
 use crate::futures::{Completer, Mode, Outcome, Source};
 use crate::objects::adapter::Adapter;
 use crate::objects::buffer::Buffer;
+use crate::objects::device::direct_wait::FenceWake;
 use crate::objects::instance::Instance;
+use crate::objects::queue::work_done::WorkDone;
 
 type LostResult = (WGPUDeviceLostReason, String);
 
@@ -106,13 +108,14 @@ impl Device {
         desc: &WGPUDeviceDescriptor,
         lost_mode: Mode,
     ) -> Result<Arc<Device>, String> {
-        if crate::engine::exit::detached() {
+        if crate::ffi::exit::detached() {
             return Err(crate::objects::adapter::EXITING.to_owned());
         }
         // SAFETY: the descriptor's pointers are valid (caller).
         let (label, features, req_limits) = unsafe {
-            crate::native::chains::device_extras(desc.nextInChain).map_err(|r| r.0)?;
-            crate::ffi::chain::expect_none(desc.defaultQueue.nextInChain, "WGPUQueueDescriptor").map_err(|r| r.0)?;
+            crate::conv::native_chain::device_extras(desc.nextInChain).map_err(|r| r.0)?;
+            crate::ffi::chain_walk::expect_none(desc.defaultQueue.nextInChain, "WGPUQueueDescriptor")
+                .map_err(|r| r.0)?;
             (
                 boundary::label_arg(desc.label, "label").map_err(|r| r.0)?,
                 boundary::slice_arg(desc.requiredFeatures, desc.requiredFeatureCount, "requiredFeatures")
@@ -317,6 +320,16 @@ impl Device {
         }
     }
 
+    /// Loses the device as a driver failure would (injected faults,
+    /// `engine::fault`): it is marked lost with reason Unknown (its lost
+    /// callback), wgpu-core's device is destroyed, and so is every buffer
+    /// (pending maps abort).
+    pub(crate) fn lose_as_driver_would(&self) {
+        self.lose(WGPUDeviceLostReason::Unknown, "the device was lost (injected fault)".into());
+        self.global().device_destroy(self.id);
+        self.destroy();
+    }
+
     /// Reports a wgpu-core error on this device (error scopes, else the
     /// uncaptured-error callback). Silent once the device is lost.
     pub(crate) fn report<E: wgt::error::WebGpuError>(&self, err: E) {
@@ -327,15 +340,22 @@ impl Device {
             // Device loss is reported through the lost callback.
             wgt::error::ErrorType::DeviceLost => return,
         };
-        let text =
-            if crate::compat::active() { crate::compat::native_error_text(&err) } else { crate::conv::describe(&err) };
+        let text = if crate::compat::active() {
+            crate::compat::native_error_text(&err, crate::ffi::frame::context().as_ref())
+        } else {
+            crate::conv::describe(&err)
+        };
         self.report_error(kind, text);
     }
 
     /// Reports a validation error found by this library.
     pub(crate) fn report_validation(&self, message: impl Into<String>) {
         let message = message.into();
-        let text = if crate::compat::active() { crate::compat::native_message_text(&message) } else { message };
+        let text = if crate::compat::active() {
+            crate::compat::native_message_text(&message, crate::ffi::frame::context().as_ref())
+        } else {
+            message
+        };
         self.report_error(WGPUErrorType::Validation, text);
     }
 

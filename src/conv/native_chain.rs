@@ -10,10 +10,10 @@
 
 use wgpu_types as wgt;
 
-use super::abi::*;
+use crate::abi::native::*;
 use crate::abi::{WGPUChainedStruct, WGPUFeatureName, WGPUQueryType, WGPUSType, WGPU_LIMIT_U32_UNDEFINED};
 use crate::ffi::boundary::{self, ApiResult};
-use crate::ffi::chain::Chain;
+use crate::ffi::chain_walk::Chain;
 
 /// wgpu-native's extra feature names and the wgpu features behind them.
 pub(crate) const FEATURES: &[(WGPUFeatureName, wgt::Features)] = &[

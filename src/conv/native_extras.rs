@@ -21,13 +21,13 @@ use wgpu_core::naga;
 use wgpu_core::pipeline::ShaderModuleSource;
 use wgpu_types as wgt;
 
-use super::abi::*;
+use crate::abi::native::*;
 use crate::abi::{
     WGPUBuffer, WGPUChainedStruct, WGPUSType, WGPUSampler, WGPUShaderStage, WGPUShaderStage_Compute,
     WGPUShaderStage_Fragment, WGPUShaderStage_Vertex, WGPUTextureView,
 };
 use crate::ffi::boundary::{self, ApiResult};
-use crate::ffi::chain::Chain;
+use crate::ffi::chain_walk::Chain;
 
 /// The sType of `WGPUPrimitiveStateExtras`.
 pub(crate) const PRIMITIVE_STATE_EXTRAS: WGPUSType = WGPUSType(WGPUSType_PrimitiveStateExtras);

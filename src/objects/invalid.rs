@@ -49,8 +49,10 @@ pub(crate) fn buffer(global: &Global, device: DeviceId) -> ErrorBuffer<'_> {
 
 /// An invalid shader module (its WGSL does not parse).
 pub(crate) fn shader_module(global: &Global, device: DeviceId, label: &str) -> ShaderModuleId {
-    let desc =
-        ShaderModuleDescriptor { label: super::label(label), runtime_checks: wgt::ShaderRuntimeChecks::checked() };
+    let desc = ShaderModuleDescriptor {
+        label: crate::conv::label(label),
+        runtime_checks: wgt::ShaderRuntimeChecks::checked(),
+    };
     let (id, _) = global.device_create_shader_module(device, &desc, ShaderModuleSource::Wgsl(Cow::Borrowed("@")), None);
     id
 }
@@ -64,7 +66,7 @@ pub(crate) fn bind_group_layout(global: &Global, device: DeviceId, label: &str) 
         count: None,
     };
     let desc = wgpu_core::binding_model::BindGroupLayoutDescriptor {
-        label: super::label(label),
+        label: crate::conv::label(label),
         entries: Cow::Owned(vec![entry, entry]),
     };
     let (id, _) = global.device_create_bind_group_layout(device, &desc, None);
@@ -75,7 +77,7 @@ pub(crate) fn bind_group_layout(global: &Global, device: DeviceId, label: &str) 
 pub(crate) fn pipeline_layout(global: &Global, device: DeviceId, label: &str) -> PipelineLayoutId {
     let bgl = bind_group_layout(global, device, label);
     let desc = wgpu_core::binding_model::PipelineLayoutDescriptor {
-        label: super::label(label),
+        label: crate::conv::label(label),
         bind_group_layouts: Cow::Owned(vec![Some(bgl)]),
         immediate_size: 0,
     };
@@ -92,7 +94,7 @@ pub(crate) fn bind_group(global: &Global, device: DeviceId, label: &str) -> Bind
         binding: 0,
         resource: BindingResource::Buffer(BufferBinding { buffer: buffer.id, offset: 0, size: None }),
     };
-    let desc = BindGroupDescriptor { label: super::label(label), layout: bgl, entries: Cow::Owned(vec![entry]) };
+    let desc = BindGroupDescriptor { label: crate::conv::label(label), layout: bgl, entries: Cow::Owned(vec![entry]) };
     let (id, _) = global.device_create_bind_group(device, &desc, None);
     global.bind_group_layout_drop(bgl);
     id
@@ -102,7 +104,7 @@ pub(crate) fn bind_group(global: &Global, device: DeviceId, label: &str) -> Bind
 pub(crate) fn compute_pipeline(global: &Global, device: DeviceId, label: &str) -> ComputePipelineId {
     let module = shader_module(global, device, label);
     let desc = ComputePipelineDescriptor {
-        label: super::label(label),
+        label: crate::conv::label(label),
         layout: None,
         stage: ProgrammableStageDescriptor {
             module,
@@ -121,7 +123,7 @@ pub(crate) fn compute_pipeline(global: &Global, device: DeviceId, label: &str) -
 pub(crate) fn render_pipeline(global: &Global, device: DeviceId, label: &str) -> RenderPipelineId {
     let module = shader_module(global, device, label);
     let desc = RenderPipelineDescriptor {
-        label: super::label(label),
+        label: crate::conv::label(label),
         layout: None,
         vertex: VertexState {
             stage: ProgrammableStageDescriptor {

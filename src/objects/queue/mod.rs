@@ -1,5 +1,7 @@
 //! `WGPUQueue`: submission, buffer and texture writes, work-done futures.
 
+pub(crate) mod work_done;
+
 use std::sync::Arc;
 
 use parking_lot::Mutex;

@@ -7,12 +7,12 @@
 use crate::abi::*;
 use crate::ext::{self, *};
 use crate::ffi::boundary::{self, call};
-use crate::ffi::procs;
 use crate::objects::surface;
 use crate::objects::{adapter, bind_group, bind_group_layout, buffer, command_buffer, command_encoder, compute_pass};
 use crate::objects::{compute_pipeline, device, error_scope, external_texture, instance, pipeline_layout, query_set};
 use crate::objects::{queue, render_bundle, render_bundle_encoder, render_pass, render_pass_commands, render_pipeline};
 use crate::objects::{sampler, shader_module, texel_copy, texture, texture_view};
+use crate::procs;
 
 macro_rules! proc_table {
     ($table:ident; $($module:ident :: $name:ident : $ty:ident),* $(,)?) => {
@@ -278,7 +278,7 @@ mod tests {
             assert!(
                 WEBGPU_FUNCTIONS.contains(name)
                     || crate::ext::EXTENSION_FUNCTIONS.contains(name)
-                    || crate::native::abi::FUNCTIONS.contains(name),
+                    || crate::abi::native::FUNCTIONS.contains(name),
                 "{name} is neither in webgpu.h nor an extension"
             );
         }
@@ -297,7 +297,7 @@ mod tests {
     fn exported_in_sources() -> Vec<String> {
         let mut out = Vec::new();
         let abi = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/abi");
-        for (path, text) in crate::ffi::source_files() {
+        for (path, text) in crate::source_scan::source_files() {
             if path.starts_with(&abi) {
                 continue;
             }
