@@ -53,6 +53,15 @@
 # toolchain, cargo-fuzz, valgrind; .ci/run installs them): without them the
 # step is reported SKIP, with the reason, in the summary.
 #
+# Under CI=true (the CI machine, .ci/run; also CI=1 or yes) a step that would
+# be SKIP because a tool or package is missing FAILS instead, naming what to
+# install: .ci/run installs everything, so there a skip would hide a step that
+# never ran. The C tests follow the same rule (ffi-tests/CMakeLists.txt,
+# ffi-tests/bindings/venv_util.py). What cannot run on a machine for other
+# reasons stays SKIP with its reason everywhere (the generator check without
+# ../shared/spec/webgpu.yml; a C test without an X server or an adapter
+# feature). The summary counts the skipped steps.
+#
 # The GPU steps run on lavapipe unless WGPU_SHIM_ICD / VK_ICD_FILENAMES /
 # VK_DRIVER_FILES say otherwise (scripts/env.sh).
 set -uo pipefail
@@ -80,6 +89,8 @@ jobs="$(nproc 2>/dev/null || echo 2)"
 spec_yml="$WGPU_SHIM_ROOT/../shared/spec/webgpu.yml"
 summary=()
 failed=0
+passed=0
+skipped=0
 library_built=0
 started=$SECONDS
 
@@ -89,12 +100,25 @@ print_summary() {
   for line in "${summary[@]}"; do
     printf '  %s\n' "$line"
   done
-  printf '  total %ds\n' $((SECONDS - started))
+  local failures=$((${#summary[@]} - passed - skipped))
+  printf '  total %ds: %d passed, %d failed, %d skipped\n' $((SECONDS - started)) \
+    "$passed" "$failures" "$skipped"
   if [ "$failed" -ne 0 ]; then
     echo "FAILED"
+  elif [ "$skipped" -ne 0 ]; then
+    echo "ALL PASSED ($skipped skipped)"
   else
     echo "ALL PASSED"
   fi
+}
+
+# in_ci: CI is set to true (or 1, yes): the CI machine, where a missing tool
+# is a failure, not a skip.
+in_ci() {
+  case "${CI:-}" in
+    [Tt][Rr][Uu][Ee] | 1 | [Yy][Ee][Ss]) return 0 ;;
+  esac
+  return 1
 }
 
 # step NAME DESCRIPTION COMMAND...: runs COMMAND under a header and records
@@ -106,6 +130,7 @@ step() {
   local t0=$SECONDS status
   if "$@"; then
     status=PASS
+    passed=$((passed + 1))
   else
     status=FAIL
     failed=1
@@ -133,7 +158,25 @@ run() {
 skip() {
   section "$1: skipped"
   echo "skipped: $2"
+  skipped=$((skipped + 1))
   summary+=("$(printf '%-4s %5s   %s (%s)' SKIP - "$1" "$2")")
+}
+
+# missing_tool NAME HINT: the step NAME that needs HINT's tool: SKIP with
+# "missing: HINT", or under CI a failure that says so.
+missing_tool() {
+  if in_ci; then
+    step "$1" "needs $2" ci_missing "$2"
+  else
+    skip "$1" "missing: $2"
+  fi
+}
+
+# shellcheck disable=SC2317 # called through step "$@"
+ci_missing() {
+  echo "missing: $1" >&2
+  echo "CI=true: a step that cannot run for want of a tool fails (.ci/run installs it)" >&2
+  return 1
 }
 
 # shellcheck disable=SC2317 # called through step "$@"
@@ -168,6 +211,19 @@ ffi_tests() {
     # so the test that measures a long wait's CPU is left out).
     run env WGPU_SHIM_FENCE_WAIT=1 ctest --test-dir build/ffi-tests --output-on-failure --no-tests=error -j2 \
       -R '^(futures|mapping|eventloop)[.]' -E 'long_wait_sleeps_in_os'
+}
+
+# shellcheck disable=SC2317 # called through step "$@"
+bench_smoke() {
+  run benches/smoke.sh || return 1
+  # Without network or pip, run.py measures wgpu-shim alone and passes: under
+  # CI that would hide that wgpu-native never ran.
+  if in_ci && ! python3 -c 'import json, sys; sys.exit("wgpu-native" not in json.load(open(sys.argv[1]))["libraries"])' \
+    build/benches/smoke.json; then
+    echo "the smoke pass ran without wgpu-native: its download failed (python3 -m pip download wgpu==0.32.0;" \
+      "Debian package python3-pip, and PyPI); CI=true makes that a failure" >&2
+    return 1
+  fi
 }
 
 # consumer DIR STATIC: configures examples/ from scratch through the CMake
@@ -304,7 +360,7 @@ if [ "$library_built" -eq 1 ]; then
   step demo-static "demo through the CMake package, static library (wgpu_shim::wgpu_shim_static)" \
     consumer build/examples-static ON
   step bench-smoke "benchmarks, smoke pass (benches/smoke.sh: every scenario, tiny counts, verified)" \
-    benches/smoke.sh
+    bench_smoke
   step install "scripts/install.sh into a prefix; C (pkg-config) and C++ (find_package) consumers" install_check
   step archive "scripts/package.sh; the consumers against the unpacked archive" archive_check
   step wheel "scripts/wheel.sh; compute and render through wgpu-py from the wheel in a fresh venv" wheel_check
@@ -315,17 +371,16 @@ else
 fi
 
 # tool_step NAME DESCRIPTION CHECK HINT COMMAND...: a step that needs a tool
-# (CHECK is a command that succeeds when it is there): SKIP without it. The
-# summary lists the skip with its reason; .ci/run installs the tools, and a
-# machine where the nightly toolchain cannot be fetched reports the sanitize
-# and fuzz steps SKIP rather than failing every other step's result.
+# (CHECK is a command that succeeds when it is there): SKIP without it, with
+# the reason in the summary; under CI (where .ci/run installs the tools) a
+# FAIL that names what to install.
 tool_step() {
   local name="$1" description="$2" check="$3" hint="$4"
   shift 4
   if bash -c "$check" >/dev/null 2>&1; then
     step "$name" "$description" "$@"
   else
-    skip "$name" "missing: $hint"
+    missing_tool "$name" "$hint"
   fi
 }
 
@@ -340,10 +395,10 @@ else
   skip soak "the build step failed"
 fi
 tool_step sanitize "C tests and fault-injection tests under ASan + UBSan (scripts/sanitize.sh)" \
-  "cargo +nightly --version" "the nightly toolchain (rustup toolchain install nightly)" scripts/sanitize.sh
+  "cargo +nightly --version" "the nightly toolchain (rustup toolchain install nightly --profile minimal)" scripts/sanitize.sh
 if [ "$library_built" -eq 1 ]; then
   tool_step valgrind "C tests under valgrind memcheck, CI subset (scripts/valgrind.sh)" \
-    "command -v valgrind" "valgrind (apt-get install valgrind)" scripts/valgrind.sh
+    "command -v valgrind" "valgrind (Debian package valgrind: apt-get install valgrind)" scripts/valgrind.sh
 else
   skip valgrind "the build step failed"
 fi

@@ -9,7 +9,8 @@ v29.0.1.1 on lavapipe (run this script with --write-reference and
 WGPU_LIB_PATH naming wgpu-native's library to make it again). Only
 WGPU_LIB_PATH selects the library.
 
-Exit 0: passed; 1: failed; 77: skipped (pygfx cannot be installed here).
+Exit 0: passed; 1: failed; 77: skipped (pygfx cannot be installed here; the
+reason is printed; under CI=true that is a failure: venv_util.py).
 """
 
 import os

@@ -21,7 +21,8 @@ below is one thing wgpu-py users do, through wgpu-py's own API:
   device-lost report.
 
 Exit 0: passed; 1: failed; 77: skipped (wgpu-py 0.32 cannot be imported or
-installed here; the reason is printed).
+installed here; the reason is printed; under CI=true that is a failure:
+venv_util.py).
 """
 
 import os
