@@ -13,6 +13,11 @@
 #               every environment variable the code reads is in README.md's
 #               table (and --self-test: the checks catch each kind of fault)
 #   clippy      cargo clippy --release --all-targets -- -D warnings
+#   msrv        cargo +<rust-version> check --lib --locked, with the toolchain
+#               of Cargo.toml's rust-version (the minimum supported Rust,
+#               installed with rustup --profile minimal when missing) and its
+#               own target folder, target/msrv: the locked dependencies and
+#               the library build with it
 #   build       cargo build --release --all-targets: the library, its unit
 #               tests and the benchmarks' Rust programs in one build, so that
 #               their link-time optimisations run side by side
@@ -213,6 +218,28 @@ ffi_tests() {
       -R '^(futures|mapping|eventloop)[.]' -E 'long_wait_sleeps_in_os'
 }
 
+# The minimum supported Rust: Cargo.toml's rust-version.
+rust_version() {
+  sed -n 's/^rust-version *= *"\([0-9.]*\)".*/\1/p' Cargo.toml | head -n 1
+}
+
+# msrv_toolchain VERSION: succeeds when rustup has the toolchain VERSION
+# (installing it, --profile minimal, when missing).
+msrv_toolchain() {
+  local ver="$1"
+  command -v rustup >/dev/null 2>&1 || return 1
+  if ! rustup toolchain list | grep "^$ver-" >/dev/null; then
+    section "msrv: toolchain"
+    run rustup toolchain install "$ver" --profile minimal || return 1
+  fi
+  cargo "+$ver" --version >/dev/null
+}
+
+# shellcheck disable=SC2317 # called through step "$@"
+msrv_check() {
+  run cargo "+$1" check --lib --locked --target-dir target/msrv
+}
+
 # shellcheck disable=SC2317 # called through step "$@"
 bench_smoke() {
   run benches/smoke.sh || return 1
@@ -345,6 +372,18 @@ step headers "headers under every C and C++ standard, gcc and clang (tools/check
 
 step clippy "cargo clippy --release --all-targets -- -D warnings" \
   cargo clippy --release --all-targets -- -D warnings
+
+msrv="$(rust_version)"
+if [ -z "$msrv" ]; then
+  step msrv "Cargo.toml's rust-version" false
+elif msrv_toolchain "$msrv"; then
+  step msrv "the library checks with Rust $msrv, Cargo.toml's rust-version (cargo +$msrv check --lib --locked)" \
+    msrv_check "$msrv"
+elif command -v rustup >/dev/null 2>&1; then
+  missing_tool msrv "the Rust $msrv toolchain (rustup toolchain install $msrv --profile minimal failed)"
+else
+  missing_tool msrv "rustup, for the Rust $msrv toolchain (https://rustup.rs)"
+fi
 
 # One cargo run for the library, the unit tests and the examples: each of them
 # is a fat-LTO link of one codegen unit, so built one after another they
