@@ -14,7 +14,9 @@ pub(crate) mod native_chain;
 pub(crate) mod native_extras;
 pub(crate) mod pipeline;
 pub(crate) mod render;
+pub(crate) mod sampler;
 pub(crate) mod shader;
+pub(crate) mod texture;
 
 use std::borrow::Cow;
 use std::fmt::Write as _;

@@ -7,6 +7,7 @@ use wgpu_core::id::SamplerId;
 use wgpu_types as wgt;
 
 use crate::abi::*;
+use crate::conv::sampler::SamplerDesc;
 use crate::ffi::boundary::{self, call, refcounted, set_label};
 use crate::ffi::handle::{Handle, Object};
 use crate::objects::device::Device;
@@ -35,84 +36,6 @@ impl Drop for Sampler {
 
 refcounted!(Sampler, WGPUSampler, wgpuSamplerAddRef, wgpuSamplerRelease);
 set_label!(Sampler, WGPUSampler, wgpuSamplerSetLabel);
-
-/// wgpu.h's extra address mode: clamp to the border colour of a chained
-/// `WGPUSamplerDescriptorExtras` (the device feature
-/// `AddressModeClampToBorder`, checked by wgpu-core).
-const CLAMP_TO_BORDER: WGPUAddressMode = WGPUAddressMode(crate::abi::native::WGPUNativeAddressMode_ClampToBorder);
-
-/// An address mode; `Undefined` is ClampToEdge.
-fn address_mode(m: WGPUAddressMode, what: &str) -> Result<wgt::AddressMode, String> {
-    Ok(match m {
-        WGPUAddressMode::Undefined | WGPUAddressMode::ClampToEdge => wgt::AddressMode::ClampToEdge,
-        WGPUAddressMode::Repeat => wgt::AddressMode::Repeat,
-        WGPUAddressMode::MirrorRepeat => wgt::AddressMode::MirrorRepeat,
-        CLAMP_TO_BORDER => wgt::AddressMode::ClampToBorder,
-        other => return Err(format!("{what} {:#x} is not a WGPUAddressMode", other.0)),
-    })
-}
-
-/// A filter mode; `Undefined` is Nearest.
-fn filter_mode(m: WGPUFilterMode, what: &str) -> Result<wgt::FilterMode, String> {
-    Ok(match m {
-        WGPUFilterMode::Undefined | WGPUFilterMode::Nearest => wgt::FilterMode::Nearest,
-        WGPUFilterMode::Linear => wgt::FilterMode::Linear,
-        other => return Err(format!("{what} {:#x} is not a WGPUFilterMode", other.0)),
-    })
-}
-
-/// A mipmap filter mode; `Undefined` is Nearest.
-fn mipmap_filter_mode(m: WGPUMipmapFilterMode) -> Result<wgt::MipmapFilterMode, String> {
-    Ok(match m {
-        WGPUMipmapFilterMode::Undefined | WGPUMipmapFilterMode::Nearest => wgt::MipmapFilterMode::Nearest,
-        WGPUMipmapFilterMode::Linear => wgt::MipmapFilterMode::Linear,
-        other => return Err(format!("mipmapFilter {:#x} is not a WGPUMipmapFilterMode", other.0)),
-    })
-}
-
-/// A compare function; `Undefined` is `None` (not a comparison sampler).
-pub(crate) fn compare_function(f: WGPUCompareFunction) -> Result<Option<wgt::CompareFunction>, String> {
-    use wgt::CompareFunction as C;
-    Ok(Some(match f {
-        WGPUCompareFunction::Undefined => return Ok(None),
-        WGPUCompareFunction::Never => C::Never,
-        WGPUCompareFunction::Less => C::Less,
-        WGPUCompareFunction::Equal => C::Equal,
-        WGPUCompareFunction::LessEqual => C::LessEqual,
-        WGPUCompareFunction::Greater => C::Greater,
-        WGPUCompareFunction::NotEqual => C::NotEqual,
-        WGPUCompareFunction::GreaterEqual => C::GreaterEqual,
-        WGPUCompareFunction::Always => C::Always,
-        other => return Err(format!("compare {:#x} is not a WGPUCompareFunction", other.0)),
-    }))
-}
-
-/// Converts a sampler descriptor.
-///
-/// # Safety
-/// The descriptor's chain is valid.
-unsafe fn convert<'a>(desc: &WGPUSamplerDescriptor, label: &'a str) -> Result<SamplerDesc<'a>, String> {
-    // SAFETY: the chain is valid (caller).
-    let border_color = unsafe { crate::conv::native_extras::sampler_border_color(desc.nextInChain) }?;
-    Ok(SamplerDesc {
-        label: crate::conv::label(label),
-        address_modes: [
-            address_mode(desc.addressModeU, "addressModeU")?,
-            address_mode(desc.addressModeV, "addressModeV")?,
-            address_mode(desc.addressModeW, "addressModeW")?,
-        ],
-        mag_filter: filter_mode(desc.magFilter, "magFilter")?,
-        min_filter: filter_mode(desc.minFilter, "minFilter")?,
-        mipmap_filter: mipmap_filter_mode(desc.mipmapFilter)?,
-        lod_min_clamp: desc.lodMinClamp,
-        lod_max_clamp: desc.lodMaxClamp,
-        compare: compare_function(desc.compare)?,
-        anisotropy_clamp: desc.maxAnisotropy,
-        border_color,
-    })
-}
-
-type SamplerDesc<'a> = wgpu_core::resource::SamplerDescriptor<'a>;
 
 /// The descriptor a NULL `descriptor` stands for.
 fn default_desc() -> SamplerDesc<'static> {
@@ -155,7 +78,7 @@ pub unsafe extern "C" fn wgpuDeviceCreateSampler(
         };
         let converted = match desc {
             // SAFETY: the chain is valid (caller).
-            Some(desc) => unsafe { convert(desc, &label) },
+            Some(desc) => unsafe { crate::conv::sampler::descriptor(desc, &label) },
             None => Ok(default_desc()),
         };
         let global = device.global();

@@ -5,7 +5,6 @@
 //! texture, like a descriptor wgpu-core rejects. The accessors report what
 //! the application asked for, even for an invalid texture.
 
-use std::borrow::Cow;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
@@ -18,6 +17,10 @@ use crate::ffi::boundary::{self, call, refcounted, set_label};
 use crate::ffi::handle::{Handle, Object};
 use crate::objects::device::Device;
 use crate::objects::texture_view::TextureView;
+
+/// The conversions `texel_copy.rs`, `surface/config.rs` and
+/// `native/commands.rs` name through this module.
+pub(crate) use crate::conv::texture::{aspect, texture_usage};
 
 /// A `WGPUTexture`.
 #[repr(C)]
@@ -91,86 +94,6 @@ impl Texture {
     }
 }
 
-/// The usage bits webgpu.h defines for textures.
-const KNOWN_USAGE: u64 = WGPUTextureUsage_CopySrc
-    | WGPUTextureUsage_CopyDst
-    | WGPUTextureUsage_TextureBinding
-    | WGPUTextureUsage_StorageBinding
-    | WGPUTextureUsage_RenderAttachment
-    | WGPUTextureUsage_TransientAttachment;
-
-/// Texture usage flags; an error for bits webgpu.h does not define.
-pub(crate) fn texture_usage(usage: WGPUTextureUsage) -> Result<wgt::TextureUsages, String> {
-    if usage & !KNOWN_USAGE != 0 {
-        return Err(format!("texture usage {usage:#x} has unknown bits"));
-    }
-    wgt::TextureUsages::from_bits(usage as u32).ok_or_else(|| format!("texture usage {usage:#x} has unknown bits"))
-}
-
-/// A texture dimension; `Undefined` is 2D.
-fn dimension(dim: WGPUTextureDimension) -> Result<wgt::TextureDimension, String> {
-    Ok(match dim {
-        WGPUTextureDimension::_1D => wgt::TextureDimension::D1,
-        WGPUTextureDimension::Undefined | WGPUTextureDimension::_2D => wgt::TextureDimension::D2,
-        WGPUTextureDimension::_3D => wgt::TextureDimension::D3,
-        other => return Err(format!("dimension {:#x} is not a WGPUTextureDimension", other.0)),
-    })
-}
-
-/// A texture aspect; `Undefined` is All.
-pub(crate) fn aspect(aspect: WGPUTextureAspect) -> Result<wgt::TextureAspect, String> {
-    Ok(match aspect {
-        WGPUTextureAspect::Undefined | WGPUTextureAspect::All => wgt::TextureAspect::All,
-        WGPUTextureAspect::StencilOnly => wgt::TextureAspect::StencilOnly,
-        WGPUTextureAspect::DepthOnly => wgt::TextureAspect::DepthOnly,
-        other => return Err(format!("aspect {:#x} is not a WGPUTextureAspect", other.0)),
-    })
-}
-
-/// A defined texture format.
-fn format(f: WGPUTextureFormat, what: &str) -> Result<wgt::TextureFormat, String> {
-    crate::conv::format::texture_format(f)
-        .ok_or_else(|| format!("{what} {:#x} is not a defined WGPUTextureFormat", f.0))
-}
-
-/// Converts a texture descriptor.
-///
-/// # Safety
-/// The descriptor's chain and view format array are valid.
-unsafe fn convert(
-    desc: &WGPUTextureDescriptor,
-    label: &str,
-) -> boundary::ApiResult<Result<wgpu_core::resource::TextureDescriptor<'static>, String>> {
-    // SAFETY: the array is valid (caller).
-    let view_formats = unsafe { boundary::slice_arg(desc.viewFormats, desc.viewFormatCount, "viewFormats") }?;
-    // SAFETY: the chain is valid (caller).
-    let chain = unsafe { crate::ffi::chain_walk::Chain::walk(desc.nextInChain, "WGPUTextureDescriptor") };
-    let inner = (|| {
-        let chain = chain.map_err(crate::conv::chain_error)?;
-        if !chain.is_empty() {
-            // wgpu-core has no per-texture binding view dimension.
-            return Err("WGPUTextureBindingViewDimension is not supported".to_string());
-        }
-        let view_formats =
-            view_formats.iter().map(|f| format(*f, "viewFormats entry")).collect::<Result<Vec<_>, _>>()?;
-        Ok(wgpu_core::resource::TextureDescriptor {
-            label: crate::conv::label(label).map(|l| Cow::Owned(l.into_owned())),
-            size: wgt::Extent3d {
-                width: desc.size.width,
-                height: desc.size.height,
-                depth_or_array_layers: desc.size.depthOrArrayLayers,
-            },
-            mip_level_count: desc.mipLevelCount,
-            sample_count: desc.sampleCount,
-            dimension: dimension(desc.dimension)?,
-            format: format(desc.format, "format")?,
-            usage: texture_usage(desc.usage)?,
-            view_formats,
-        })
-    })();
-    Ok(inner)
-}
-
 /// An invalid texture id (a zero-sized texture without usage).
 fn invalid_texture(device: &Device, label: &str) -> TextureId {
     let desc = wgpu_core::resource::TextureDescriptor {
@@ -203,7 +126,7 @@ pub unsafe extern "C" fn wgpuDeviceCreateTexture(
         // SAFETY: the descriptor's label, chain and array are valid (caller).
         let (label, converted) = unsafe {
             let label = boundary::label_arg(desc.label, "label")?;
-            let converted = convert(desc, &label)?;
+            let converted = crate::conv::texture::descriptor(desc, &label)?;
             (label, converted)
         };
         let global = device.global();
@@ -243,67 +166,6 @@ pub unsafe extern "C" fn wgpuDeviceCreateTexture(
     })
 }
 
-/// Converts a view descriptor (defaults per webgpu-behaviour §4.3).
-///
-/// # Safety
-/// The descriptor's chain is valid.
-unsafe fn convert_view(
-    desc: &WGPUTextureViewDescriptor,
-    label: &str,
-) -> Result<wgpu_core::resource::TextureViewDescriptor<'static>, String> {
-    // SAFETY: the chain is valid (caller).
-    let chain = unsafe { crate::ffi::chain_walk::Chain::walk(desc.nextInChain, "WGPUTextureViewDescriptor") }
-        .map_err(crate::conv::chain_error)?;
-    // SAFETY: the sType names this struct.
-    let swizzle: Option<&WGPUTextureComponentSwizzleDescriptor> =
-        unsafe { chain.get(WGPUSType::TextureComponentSwizzleDescriptor) };
-    if let Some(sw) = swizzle {
-        // Only the identity swizzle (Undefined reads as identity), which
-        // needs no feature; wgpu-core has no view swizzle.
-        let s = &sw.swizzle;
-        let identity = [
-            (s.r, WGPUComponentSwizzle::R),
-            (s.g, WGPUComponentSwizzle::G),
-            (s.b, WGPUComponentSwizzle::B),
-            (s.a, WGPUComponentSwizzle::A),
-        ]
-        .iter()
-        .all(|(c, id)| *c == WGPUComponentSwizzle::Undefined || c == id);
-        if !identity {
-            return Err("a non-identity component swizzle needs TextureComponentSwizzle, which is not supported".into());
-        }
-    }
-    let fmt = match desc.format {
-        WGPUTextureFormat::Undefined => None,
-        f => Some(format(f, "format")?),
-    };
-    let dim = match desc.dimension {
-        WGPUTextureViewDimension::Undefined => None,
-        d => Some(
-            crate::conv::format::view_dimension(d)
-                .ok_or_else(|| format!("dimension {:#x} is not a WGPUTextureViewDimension", d.0))?,
-        ),
-    };
-    let usage = match desc.usage {
-        0 => None,
-        u => Some(texture_usage(u)?),
-    };
-    let count = |n: u32| (n != u32::MAX).then_some(n);
-    Ok(wgpu_core::resource::TextureViewDescriptor {
-        label: crate::conv::label(label).map(|l| Cow::Owned(l.into_owned())),
-        format: fmt,
-        dimension: dim,
-        usage,
-        range: wgt::ImageSubresourceRange {
-            aspect: aspect(desc.aspect)?,
-            base_mip_level: desc.baseMipLevel,
-            mip_level_count: count(desc.mipLevelCount),
-            base_array_layer: desc.baseArrayLayer,
-            array_layer_count: count(desc.arrayLayerCount),
-        },
-    })
-}
-
 /// Creates a view of the texture. `descriptor` may be NULL (the whole
 /// texture, its format and its default dimension). An invalid descriptor
 /// gives a validation error and an invalid view.
@@ -323,7 +185,7 @@ pub unsafe extern "C" fn wgpuTextureCreateView(
             // SAFETY: the descriptor's label and chain are valid (caller).
             Some(desc) => unsafe {
                 let label = boundary::label_arg(desc.label, "label")?;
-                let converted = convert_view(desc, &label);
+                let converted = crate::conv::texture::view_descriptor(desc, &label);
                 (label, converted)
             },
             None => (
