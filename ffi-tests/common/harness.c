@@ -3,9 +3,12 @@
 
 #include <webgpu/wgpu.h>
 
+#include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 
 int harness_passed = 0;
 int harness_failed = 0;
@@ -42,15 +45,20 @@ WGPUStringView sv(const char *s) {
   return v;
 }
 
+size_t sv_len(WGPUStringView v) {
+  if (v.length == WGPU_STRLEN) return v.data ? strlen(v.data) : 0;
+  return v.length;
+}
+
 int sv_eq(WGPUStringView v, const char *s) {
   size_t n = strlen(s);
-  size_t len = v.length == WGPU_STRLEN ? (v.data ? strlen(v.data) : 0) : v.length;
+  size_t len = sv_len(v);
   if (len != n) return 0;
   return n == 0 || memcmp(v.data, s, n) == 0;
 }
 
 int sv_contains(WGPUStringView v, const char *s) {
-  size_t len = v.length == WGPU_STRLEN ? (v.data ? strlen(v.data) : 0) : v.length;
+  size_t len = sv_len(v);
   size_t n = strlen(s);
   if (n == 0) return 1;
   for (size_t i = 0; i + n <= len; i++) {
@@ -59,38 +67,40 @@ int sv_contains(WGPUStringView v, const char *s) {
   return 0;
 }
 
+/* Stores the requested adapter in *u1 (NULL on failure, printing why). */
 static void on_adapter(WGPURequestAdapterStatus status, WGPUAdapter adapter, WGPUStringView message,
                        void *u1, void *u2) {
   (void)u2;
   if (status != WGPURequestAdapterStatus_Success) {
     fprintf(stderr, "adapter request failed: %.*s\n", (int)message.length, message.data ? message.data : "");
   }
-  *(WGPUAdapter *)u1 = adapter;
+  *(WGPUAdapter *)u1 = status == WGPURequestAdapterStatus_Success ? adapter : NULL;
 }
 
+/* Stores the requested device in *u1 (NULL on failure, printing why). */
 static void on_device(WGPURequestDeviceStatus status, WGPUDevice device, WGPUStringView message, void *u1,
                       void *u2) {
   (void)u2;
   if (status != WGPURequestDeviceStatus_Success) {
     fprintf(stderr, "device request failed: %.*s\n", (int)message.length, message.data ? message.data : "");
   }
-  *(WGPUDevice *)u1 = device;
+  *(WGPUDevice *)u1 = status == WGPURequestDeviceStatus_Success ? device : NULL;
 }
 
-static void on_uncaptured(WGPUDevice const *device, WGPUErrorType type, WGPUStringView message, void *u1,
-                          void *u2) {
+void ctx_on_uncaptured(WGPUDevice const *device, WGPUErrorType type, WGPUStringView message, void *u1, void *u2) {
   (void)device;
   (void)u2;
   Ctx *ctx = (Ctx *)u1;
   ctx->uncaptured_errors++;
   ctx->last_error_type = type;
-  size_t n = message.length < sizeof ctx->last_error - 1 ? message.length : sizeof ctx->last_error - 1;
-  if (message.data) memcpy(ctx->last_error, message.data, n);
+  size_t len = sv_len(message);
+  size_t n = len < sizeof ctx->last_error - 1 ? len : sizeof ctx->last_error - 1;
+  if (message.data && n) memcpy(ctx->last_error, message.data, n);
   ctx->last_error[n] = 0;
 }
 
-static void on_lost(WGPUDevice const *device, WGPUDeviceLostReason reason, WGPUStringView message, void *u1,
-                    void *u2) {
+void ctx_on_lost(WGPUDevice const *device, WGPUDeviceLostReason reason, WGPUStringView message, void *u1,
+                 void *u2) {
   (void)message;
   (void)u2;
   Ctx *ctx = (Ctx *)u1;
@@ -101,35 +111,70 @@ static void on_lost(WGPUDevice const *device, WGPUDeviceLostReason reason, WGPUS
 
 int ctx_init(Ctx *ctx) { return ctx_init_mode(ctx, WGPUCallbackMode_AllowSpontaneous); }
 
-int ctx_init_mode(Ctx *ctx, WGPUCallbackMode lost_mode) {
-  memset(ctx, 0, sizeof *ctx);
+WGPUInstance create_instance(int timed_wait_any) {
   WGPUInstanceFeatureName features[] = {WGPUInstanceFeatureName_TimedWaitAny};
-  WGPUInstanceDescriptor idesc = WGPU_INSTANCE_DESCRIPTOR_INIT;
-  idesc.requiredFeatureCount = 1;
-  idesc.requiredFeatures = features;
-  ctx->instance = wgpuCreateInstance(&idesc);
-  if (!ctx->instance) return -1;
+  WGPUInstanceDescriptor desc = WGPU_INSTANCE_DESCRIPTOR_INIT;
+  if (timed_wait_any) {
+    desc.requiredFeatureCount = 1;
+    desc.requiredFeatures = features;
+  }
+  return wgpuCreateInstance(&desc);
+}
 
-  WGPURequestAdapterCallbackInfo acb = WGPU_REQUEST_ADAPTER_CALLBACK_INFO_INIT;
-  acb.mode = WGPUCallbackMode_WaitAnyOnly;
-  acb.callback = on_adapter;
-  acb.userdata1 = &ctx->adapter;
-  WGPUFuture af = wgpuInstanceRequestAdapter(ctx->instance, NULL, acb);
-  if (wait_one(ctx->instance, af) != WGPUWaitStatus_Success || !ctx->adapter) return -2;
+/* WaitAny on one future with a timeout; returns the status. */
+static WGPUWaitStatus wait_one_within(WGPUInstance instance, WGPUFuture future, uint64_t timeout_ns) {
+  WGPUFutureWaitInfo info = {future, 0};
+  return wgpuInstanceWaitAny(instance, 1, &info, timeout_ns);
+}
 
+WGPUFuture request_adapter_future(WGPUInstance instance, WGPUAdapter *out) {
+  WGPURequestAdapterCallbackInfo cb = WGPU_REQUEST_ADAPTER_CALLBACK_INFO_INIT;
+  cb.mode = WGPUCallbackMode_WaitAnyOnly;
+  cb.callback = on_adapter;
+  cb.userdata1 = out;
+  return wgpuInstanceRequestAdapter(instance, NULL, cb);
+}
+
+WGPUFuture request_device_future(WGPUAdapter adapter, const WGPUDeviceDescriptor *desc, WGPUDevice *out) {
+  WGPURequestDeviceCallbackInfo cb = WGPU_REQUEST_DEVICE_CALLBACK_INFO_INIT;
+  cb.mode = WGPUCallbackMode_WaitAnyOnly;
+  cb.callback = on_device;
+  cb.userdata1 = out;
+  return wgpuAdapterRequestDevice(adapter, desc, cb);
+}
+
+WGPUAdapter request_adapter(WGPUInstance instance, uint64_t timeout_ns) {
+  WGPUAdapter adapter = NULL;
+  WGPUFuture f = request_adapter_future(instance, &adapter);
+  return wait_one_within(instance, f, timeout_ns) == WGPUWaitStatus_Success ? adapter : NULL;
+}
+
+WGPUDevice request_device(WGPUInstance instance, WGPUAdapter adapter, const WGPUDeviceDescriptor *desc,
+                          uint64_t timeout_ns) {
+  WGPUDevice device = NULL;
+  WGPUFuture f = request_device_future(adapter, desc, &device);
+  return wait_one_within(instance, f, timeout_ns) == WGPUWaitStatus_Success ? device : NULL;
+}
+
+int ctx_init_mode(Ctx *ctx, WGPUCallbackMode lost_mode) {
   WGPUDeviceDescriptor ddesc = WGPU_DEVICE_DESCRIPTOR_INIT;
   ddesc.label = sv("harness device");
-  ddesc.uncapturedErrorCallbackInfo.callback = on_uncaptured;
+  ddesc.uncapturedErrorCallbackInfo.callback = ctx_on_uncaptured;
   ddesc.uncapturedErrorCallbackInfo.userdata1 = ctx;
   ddesc.deviceLostCallbackInfo.mode = lost_mode;
-  ddesc.deviceLostCallbackInfo.callback = on_lost;
+  ddesc.deviceLostCallbackInfo.callback = ctx_on_lost;
   ddesc.deviceLostCallbackInfo.userdata1 = ctx;
-  WGPURequestDeviceCallbackInfo dcb = WGPU_REQUEST_DEVICE_CALLBACK_INFO_INIT;
-  dcb.mode = WGPUCallbackMode_WaitAnyOnly;
-  dcb.callback = on_device;
-  dcb.userdata1 = &ctx->device;
-  WGPUFuture df = wgpuAdapterRequestDevice(ctx->adapter, &ddesc, dcb);
-  if (wait_one(ctx->instance, df) != WGPUWaitStatus_Success || !ctx->device) return -3;
+  return ctx_init_desc(ctx, &ddesc);
+}
+
+int ctx_init_desc(Ctx *ctx, const WGPUDeviceDescriptor *ddesc) {
+  memset(ctx, 0, sizeof *ctx);
+  ctx->instance = create_instance(1);
+  if (!ctx->instance) return -1;
+  ctx->adapter = request_adapter(ctx->instance, UINT64_MAX);
+  if (!ctx->adapter) return -2;
+  ctx->device = request_device(ctx->instance, ctx->adapter, ddesc, UINT64_MAX);
+  if (!ctx->device) return -3;
   ctx->queue = wgpuDeviceGetQueue(ctx->device);
   return ctx->queue ? 0 : -4;
 }
@@ -146,8 +191,7 @@ void ctx_release(Ctx *ctx) {
 }
 
 WGPUWaitStatus wait_one(WGPUInstance instance, WGPUFuture future) {
-  WGPUFutureWaitInfo info = {future, 0};
-  return wgpuInstanceWaitAny(instance, 1, &info, UINT64_MAX);
+  return wait_one_within(instance, future, UINT64_MAX);
 }
 
 WGPUBuffer make_buffer(WGPUDevice device, uint64_t size, WGPUBufferUsage usage, int mapped_at_creation) {
@@ -184,6 +228,59 @@ double thread_cpu_s(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+void sleep_s(double seconds) {
+  if (seconds <= 0) return;
+  struct timespec ts;
+  ts.tv_sec = (time_t)seconds;
+  ts.tv_nsec = (long)((seconds - (double)ts.tv_sec) * 1e9);
+  while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+  }
+}
+
+void sleep_ms(unsigned ms) {
+  struct timespec ts;
+  ts.tv_sec = (time_t)(ms / 1000u);
+  ts.tv_nsec = (long)(ms % 1000u) * 1000000L;
+  while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+  }
+}
+
+static void *watchdog_main(void *arg) {
+  unsigned seconds = (unsigned)(uintptr_t)arg * harness_time_scale();
+  sleep_s((double)seconds);
+  fprintf(stderr, "FAIL watchdog: test still running after %u s: the library hangs or deadlocks\n", seconds);
+  fflush(stderr);
+  fflush(stdout);
+  _exit(3);
+  return NULL;
+}
+
+void start_watchdog(unsigned seconds) {
+  pthread_t t;
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+  if (pthread_create(&t, &attr, watchdog_main, (void *)(uintptr_t)seconds) != 0) {
+    fprintf(stderr, "could not start the watchdog thread\n");
+  }
+  pthread_attr_destroy(&attr);
+}
+
+void check_callback_calls(const char *name, int calls, int expected, const char *file, int line) {
+  char buf[256];
+  snprintf(buf, sizeof buf, "callback '%s' called %d times, expected %d", name ? name : "?", calls, expected);
+  harness_check(calls == expected, buf, file, line);
+}
+
+void submit_encoder(Ctx *ctx, WGPUCommandEncoder enc) {
+  WGPUCommandBuffer cmd = wgpuCommandEncoderFinish(enc, NULL);
+  wgpuQueueSubmit(ctx->queue, 1, &cmd);
+  wgpuCommandBufferRelease(cmd);
+  wgpuCommandEncoderRelease(enc);
+}
+
+void submit_empty(Ctx *ctx) { submit_encoder(ctx, wgpuDeviceCreateCommandEncoder(ctx->device, NULL)); }
+
 const char *const HARNESS_SPIN_WGSL =
     "struct P { iterations: u32 }\n"
     "@group(0) @binding(0) var<storage, read_write> out: array<u32>;\n"
@@ -195,16 +292,14 @@ const char *const HARNESS_SPIN_WGSL =
     "  out[id.x] = x;\n"
     "}\n";
 
-WGPUBuffer submit_spin_job(Ctx *ctx, uint32_t iterations, uint32_t dispatches) {
-  WGPUShaderModule module = make_wgsl(ctx->device, HARNESS_SPIN_WGSL);
+WGPUBuffer encode_compute_job(Ctx *ctx, WGPUCommandEncoder enc, const char *wgsl, WGPUBuffer params,
+                              uint32_t workgroups, uint32_t dispatches) {
+  WGPUShaderModule module = make_wgsl(ctx->device, wgsl);
   WGPUComputePipelineDescriptor pdesc = WGPU_COMPUTE_PIPELINE_DESCRIPTOR_INIT;
   pdesc.compute.module = module;
   pdesc.compute.entryPoint = sv("main");
   WGPUComputePipeline pipeline = wgpuDeviceCreateComputePipeline(ctx->device, &pdesc);
-  WGPUBuffer out = make_buffer(ctx->device, 64 * 4, WGPUBufferUsage_Storage | WGPUBufferUsage_CopySrc, 0);
-  WGPUBuffer params = make_buffer(ctx->device, 16, WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst, 0);
-  uint32_t p[4] = {iterations, 0, 0, 0};
-  wgpuQueueWriteBuffer(ctx->queue, params, 0, p, sizeof p);
+  WGPUBuffer out = make_buffer(ctx->device, 256, WGPUBufferUsage_Storage | WGPUBufferUsage_CopySrc, 0);
   WGPUBindGroupLayout bgl = wgpuComputePipelineGetBindGroupLayout(pipeline, 0);
   WGPUBindGroupEntry entries[2] = {WGPU_BIND_GROUP_ENTRY_INIT, WGPU_BIND_GROUP_ENTRY_INIT};
   entries[0].binding = 0;
@@ -216,23 +311,75 @@ WGPUBuffer submit_spin_job(Ctx *ctx, uint32_t iterations, uint32_t dispatches) {
   bdesc.entryCount = 2;
   bdesc.entries = entries;
   WGPUBindGroup group = wgpuDeviceCreateBindGroup(ctx->device, &bdesc);
-  WGPUCommandEncoder enc = wgpuDeviceCreateCommandEncoder(ctx->device, NULL);
   WGPUComputePassEncoder pass = wgpuCommandEncoderBeginComputePass(enc, NULL);
   wgpuComputePassEncoderSetPipeline(pass, pipeline);
   wgpuComputePassEncoderSetBindGroup(pass, 0, group, 0, NULL);
-  for (uint32_t i = 0; i < dispatches; i++) wgpuComputePassEncoderDispatchWorkgroups(pass, 1, 1, 1);
+  for (uint32_t i = 0; i < dispatches; i++) wgpuComputePassEncoderDispatchWorkgroups(pass, workgroups, 1, 1);
   wgpuComputePassEncoderEnd(pass);
-  WGPUCommandBuffer cmd = wgpuCommandEncoderFinish(enc, NULL);
-  wgpuQueueSubmit(ctx->queue, 1, &cmd);
-  wgpuCommandBufferRelease(cmd);
   wgpuComputePassEncoderRelease(pass);
-  wgpuCommandEncoderRelease(enc);
   wgpuBindGroupRelease(group);
   wgpuBindGroupLayoutRelease(bgl);
-  wgpuBufferRelease(params);
   wgpuComputePipelineRelease(pipeline);
   wgpuShaderModuleRelease(module);
   return out;
+}
+
+WGPUBuffer encode_spin_job(Ctx *ctx, WGPUCommandEncoder enc, uint32_t iterations, uint32_t dispatches) {
+  WGPUBuffer params = make_buffer(ctx->device, 16, WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst, 0);
+  uint32_t p[4] = {iterations, 0, 0, 0};
+  wgpuQueueWriteBuffer(ctx->queue, params, 0, p, sizeof p);
+  WGPUBuffer out = encode_compute_job(ctx, enc, HARNESS_SPIN_WGSL, params, 1, dispatches);
+  wgpuBufferRelease(params);
+  return out;
+}
+
+WGPUBuffer submit_spin_job(Ctx *ctx, uint32_t iterations, uint32_t dispatches) {
+  WGPUCommandEncoder enc = wgpuDeviceCreateCommandEncoder(ctx->device, NULL);
+  WGPUBuffer out = encode_spin_job(ctx, enc, iterations, dispatches);
+  submit_encoder(ctx, enc);
+  return out;
+}
+
+SpinJob calibrate_spin_job(Ctx *ctx, int timed, double target_s, const SpinCalibration *how,
+                           SpinJobTimer time_job) {
+  const double max_dispatches = 8192;
+  SpinJob job = {1u << 16, 16, 0.0, 0};
+  int scaled_down = 0;
+  for (int attempt = 0; attempt < how->attempts; attempt++) {
+    double t = time_job(ctx, timed, job.iterations, job.dispatches);
+    job.seconds = t;
+    if (t < 0) return job;
+    if (t >= target_s) {
+      if (how->scale_down && t > target_s * 2.5 && !scaled_down) {
+        /* Overshot (a noisy first run): once, scale down and measure again. */
+        scaled_down = 1;
+        double d = (double)job.dispatches * target_s * 1.4 / t + 0.999;
+        job.dispatches = d < 1 ? 1 : (uint32_t)d;
+        continue;
+      }
+      /* Once more: both runs must reach the target. */
+      double t2 = time_job(ctx, timed, job.iterations, job.dispatches);
+      if (t2 < 0) return job;
+      if (t2 >= target_s) {
+        job.ok = 1;
+        job.seconds = t < t2 ? t : t2;
+        fprintf(stderr, "calibration: %u iterations x %u dispatches = %.3f s / %.3f s (target %.3f s)\n",
+                job.iterations, job.dispatches, t, t2, target_s);
+        return job;
+      }
+      t = t2;
+      job.seconds = t;
+    }
+    if ((double)job.dispatches >= max_dispatches) break;
+    double factor = target_s * how->margin / (t > 0.002 ? t : 0.002);
+    if (factor < how->min_factor) factor = how->min_factor;
+    if (factor > 32) factor = 32;
+    double d = (double)job.dispatches * factor + 0.999;
+    job.dispatches = d > max_dispatches ? (uint32_t)max_dispatches : (uint32_t)d;
+  }
+  fprintf(stderr, "calibration: no job of %.3f s found (last %.3f s with %u dispatches)\n", target_s, job.seconds,
+          job.dispatches);
+  return job;
 }
 
 size_t harness_devices_allocated(WGPUInstance instance) {
