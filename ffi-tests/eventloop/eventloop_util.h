@@ -52,34 +52,15 @@ static pthread_t el_main_thread;
 static atomic_int el_seq;
 
 /* ------------------------------------------------------------------------- */
-/* Time, sleeping, watchdog                                                   */
-
-static inline void el_sleep(double seconds) {
-  if (seconds <= 0) return;
-  struct timespec ts;
-  ts.tv_sec = (time_t)seconds;
-  ts.tv_nsec = (long)((seconds - (double)ts.tv_sec) * 1e9);
-  while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
-  }
-}
+/* Main thread, watchdog, readiness                                           */
 
 static inline int el_is_main(void) { return pthread_equal(pthread_self(), el_main_thread) ? 1 : 0; }
 
-static void *el_watchdog_main(void *arg) {
-  unsigned seconds = (unsigned)(uintptr_t)arg * harness_time_scale();
-  el_sleep((double)seconds);
-  fprintf(stderr, "WATCHDOG: test still running after %u s: the library hangs or deadlocks\n", seconds);
-  fflush(stderr);
-  fflush(stdout);
-  _exit(3);
-  return NULL;
-}
-
-/* Call first in main. */
+/* Call first in main: records the main thread and starts the watchdog
+ * (start_watchdog). */
 static inline void el_begin(unsigned watchdog_seconds) {
   el_main_thread = pthread_self();
-  pthread_t t;
-  if (pthread_create(&t, NULL, el_watchdog_main, (void *)(uintptr_t)watchdog_seconds) == 0) pthread_detach(t);
+  start_watchdog(watchdog_seconds);
 }
 
 /* poll(2) for readability: 1 readable, 0 not (timed out), -1 error. A
@@ -189,34 +170,11 @@ static void el_user_cb(WGPUShimUserEventStatus status, void *u1, void *u2) {
   if (r) el_note(r, (int)status);
 }
 
+/* ctx_on_uncaptured, also printing the error. */
 static void el_uncaptured_cb(WGPUDevice const *device, WGPUErrorType type, WGPUStringView message, void *u1,
                              void *u2) {
-  (void)device;
-  (void)u2;
-  Ctx *ctx = (Ctx *)u1;
-  ctx->uncaptured_errors++;
-  ctx->last_error_type = type;
-  size_t len = message.length == WGPU_STRLEN ? (message.data ? strlen(message.data) : 0) : message.length;
-  size_t n = len < sizeof ctx->last_error - 1 ? len : sizeof ctx->last_error - 1;
-  if (message.data && n) memcpy(ctx->last_error, message.data, n);
-  ctx->last_error[n] = 0;
-  fprintf(stderr, "uncaptured device error: %s\n", ctx->last_error);
-}
-
-static void el_adapter_cb(WGPURequestAdapterStatus status, WGPUAdapter adapter, WGPUStringView message, void *u1,
-                          void *u2) {
-  (void)message;
-  (void)u2;
-  if (status != WGPURequestAdapterStatus_Success) fprintf(stderr, "adapter request failed (%d)\n", (int)status);
-  *(WGPUAdapter *)u1 = adapter;
-}
-
-static void el_device_cb(WGPURequestDeviceStatus status, WGPUDevice device, WGPUStringView message, void *u1,
-                         void *u2) {
-  (void)message;
-  (void)u2;
-  if (status != WGPURequestDeviceStatus_Success) fprintf(stderr, "device request failed (%d)\n", (int)status);
-  *(WGPUDevice *)u1 = device;
+  ctx_on_uncaptured(device, type, message, u1, u2);
+  fprintf(stderr, "uncaptured device error: %s\n", ((Ctx *)u1)->last_error);
 }
 
 /* ------------------------------------------------------------------------- */
@@ -289,10 +247,7 @@ static inline int el_all_called(ElRec *const *recs, size_t n) {
 #define EL_CHECK_ONCE(r) el_check_calls((r), 1, __FILE__, __LINE__)
 #define EL_CHECK_NOT_CALLED(r) el_check_calls((r), 0, __FILE__, __LINE__)
 static inline void el_check_calls(ElRec *r, int expected, const char *file, int line) {
-  char buf[256];
-  int calls = el_calls(r);
-  snprintf(buf, sizeof buf, "callback '%s' called %d times, expected %d", r->name ? r->name : "?", calls, expected);
-  harness_check(calls == expected, buf, file, line);
+  check_callback_calls(r->name, el_calls(r), expected, file, line);
 }
 
 /* CHECK the fd's readability (zero-timeout poll), with a message. */
@@ -330,17 +285,14 @@ static inline WGPUWaitStatus el_wait_setup(WGPUInstance instance, WGPUFuture f, 
   for (;;) {
     WGPUWaitStatus st = el_wait1(instance, f, 0, NULL);
     if (st != WGPUWaitStatus_TimedOut || now_s() > deadline) return st;
-    el_sleep(0.001);
+    sleep_s(0.001);
   }
 }
 
+/* An adapter of `instance`, waited for by el_wait_setup (NULL on failure). */
 static inline WGPUAdapter el_get_adapter(WGPUInstance instance, int timed) {
   WGPUAdapter adapter = NULL;
-  WGPURequestAdapterCallbackInfo ci = WGPU_REQUEST_ADAPTER_CALLBACK_INFO_INIT;
-  ci.mode = WGPUCallbackMode_WaitAnyOnly;
-  ci.callback = el_adapter_cb;
-  ci.userdata1 = &adapter;
-  WGPUFuture f = wgpuInstanceRequestAdapter(instance, NULL, ci);
+  WGPUFuture f = request_adapter_future(instance, &adapter);
   if (el_wait_setup(instance, f, timed) != WGPUWaitStatus_Success) return NULL;
   return adapter;
 }
@@ -355,11 +307,7 @@ static inline WGPUDevice el_get_device(WGPUInstance instance, WGPUAdapter adapte
     desc.uncapturedErrorCallbackInfo.callback = el_uncaptured_cb;
     desc.uncapturedErrorCallbackInfo.userdata1 = ctx;
   }
-  WGPURequestDeviceCallbackInfo ci = WGPU_REQUEST_DEVICE_CALLBACK_INFO_INIT;
-  ci.mode = WGPUCallbackMode_WaitAnyOnly;
-  ci.callback = el_device_cb;
-  ci.userdata1 = &device;
-  WGPUFuture f = wgpuAdapterRequestDevice(adapter, &desc, ci);
+  WGPUFuture f = request_device_future(adapter, &desc, &device);
   if (el_wait_setup(instance, f, timed) != WGPUWaitStatus_Success) return NULL;
   return device;
 }
@@ -401,57 +349,18 @@ static inline void el_ctx2_release(Ctx *ctx2) {
 /* ------------------------------------------------------------------------- */
 /* GPU work                                                                   */
 
-static inline void el_submit_encoder(Ctx *ctx, WGPUCommandEncoder enc) {
-  WGPUCommandBuffer cmd = wgpuCommandEncoderFinish(enc, NULL);
-  wgpuQueueSubmit(ctx->queue, 1, &cmd);
-  wgpuCommandBufferRelease(cmd);
-  wgpuCommandEncoderRelease(enc);
-}
-
-static inline void el_submit_empty(Ctx *ctx) { el_submit_encoder(ctx, wgpuDeviceCreateCommandEncoder(ctx->device, NULL)); }
-
-/* Records `dispatches` dispatches of the harness spin shader into enc. */
+/* Records `dispatches` dispatches of the harness spin shader into enc
+ * (none when 0). */
 static inline void el_encode_spin(Ctx *ctx, WGPUCommandEncoder enc, uint32_t iterations, uint32_t dispatches) {
   if (dispatches == 0) return;
-  WGPUShaderModule module = make_wgsl(ctx->device, HARNESS_SPIN_WGSL);
-  WGPUComputePipelineDescriptor pdesc = WGPU_COMPUTE_PIPELINE_DESCRIPTOR_INIT;
-  pdesc.compute.module = module;
-  pdesc.compute.entryPoint = sv("main");
-  WGPUComputePipeline pipeline = wgpuDeviceCreateComputePipeline(ctx->device, &pdesc);
-  WGPUBuffer out = make_buffer(ctx->device, EL_MAP_SIZE, WGPUBufferUsage_Storage, 0);
-  WGPUBuffer params = make_buffer(ctx->device, 16, WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst, 0);
-  uint32_t p[4] = {iterations, 0, 0, 0};
-  wgpuQueueWriteBuffer(ctx->queue, params, 0, p, sizeof p);
-  WGPUBindGroupLayout bgl = wgpuComputePipelineGetBindGroupLayout(pipeline, 0);
-  WGPUBindGroupEntry entries[2] = {WGPU_BIND_GROUP_ENTRY_INIT, WGPU_BIND_GROUP_ENTRY_INIT};
-  entries[0].binding = 0;
-  entries[0].buffer = out;
-  entries[1].binding = 1;
-  entries[1].buffer = params;
-  WGPUBindGroupDescriptor bdesc = WGPU_BIND_GROUP_DESCRIPTOR_INIT;
-  bdesc.layout = bgl;
-  bdesc.entryCount = 2;
-  bdesc.entries = entries;
-  WGPUBindGroup group = wgpuDeviceCreateBindGroup(ctx->device, &bdesc);
-  WGPUComputePassEncoder pass = wgpuCommandEncoderBeginComputePass(enc, NULL);
-  wgpuComputePassEncoderSetPipeline(pass, pipeline);
-  wgpuComputePassEncoderSetBindGroup(pass, 0, group, 0, NULL);
-  for (uint32_t i = 0; i < dispatches; i++) wgpuComputePassEncoderDispatchWorkgroups(pass, 1, 1, 1);
-  wgpuComputePassEncoderEnd(pass);
-  wgpuComputePassEncoderRelease(pass);
-  wgpuBindGroupRelease(group);
-  wgpuBindGroupLayoutRelease(bgl);
-  wgpuBufferRelease(params);
-  wgpuBufferRelease(out);
-  wgpuComputePipelineRelease(pipeline);
-  wgpuShaderModuleRelease(module);
+  wgpuBufferRelease(encode_spin_job(ctx, enc, iterations, dispatches));
 }
 
 /* Submits a spin job (one submission; nothing to read back). */
 static inline void el_submit_spin(Ctx *ctx, uint32_t iterations, uint32_t dispatches) {
   WGPUCommandEncoder enc = wgpuDeviceCreateCommandEncoder(ctx->device, NULL);
   el_encode_spin(ctx, enc, iterations, dispatches);
-  el_submit_encoder(ctx, enc);
+  submit_encoder(ctx, enc);
 }
 
 /* n new MAP_READ buffers (into bufs), buffer i holding words base + i*64 + k,
@@ -471,20 +380,15 @@ static inline void el_data_maps(Ctx *ctx, uint32_t iterations, uint32_t dispatch
     bufs[i] = make_buffer(ctx->device, EL_MAP_SIZE, WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst, 0);
     wgpuCommandEncoderCopyBufferToBuffer(enc, src, (uint64_t)EL_MAP_SIZE * i, bufs[i], 0, EL_MAP_SIZE);
   }
-  el_submit_encoder(ctx, enc);
+  submit_encoder(ctx, enc);
   wgpuBufferRelease(src);
 }
 
-typedef struct {
-  uint32_t iterations;
-  uint32_t dispatches;
-  double seconds; /* measured length of the (shorter) last calibration run */
-  int ok;         /* 1 when a job of at least the target length was found */
-} ElJob;
-
-/* Length of one spin job in seconds (submit to work-done), -1 on failure. */
-static inline double el_time_job(Ctx *ctx, uint32_t iterations, uint32_t dispatches) {
+/* Length of one spin job in seconds (submit to work-done), -1 on failure
+ * (a SpinJobTimer; the wait is timed). */
+static inline double el_time_job(Ctx *ctx, int timed, uint32_t iterations, uint32_t dispatches) {
   static ElRec r;
+  (void)timed;
   el_rec_init(&r, "calibration work-done");
   el_submit_spin(ctx, iterations, dispatches);
   double t0 = now_s();
@@ -498,46 +402,12 @@ static inline double el_time_job(Ctx *ctx, uint32_t iterations, uint32_t dispatc
   return t;
 }
 
-/* Spin-job parameters whose job takes at least target_s, twice in a row (so
- * a run slowed by other processes does not pass for a long job). On lavapipe
- * the length follows the dispatch count (about 2 ms each at 2^16 iterations). */
-static inline ElJob el_calibrate(Ctx *ctx, double target_s) {
-  const double max_dispatches = 8192;
-  ElJob job = {1u << 16, 16, 0.0, 0};
-  int scaled_down = 0;
-  for (int attempt = 0; attempt < 10; attempt++) {
-    double t = el_time_job(ctx, job.iterations, job.dispatches);
-    job.seconds = t;
-    if (t < 0) return job;
-    if (t >= target_s) {
-      if (t > target_s * 2.5 && !scaled_down) {
-        /* Overshot (a noisy first run): once, scale down and measure again. */
-        scaled_down = 1;
-        double d = (double)job.dispatches * target_s * 1.4 / t + 0.999;
-        job.dispatches = d < 1 ? 1 : (uint32_t)d;
-        continue;
-      }
-      double t2 = el_time_job(ctx, job.iterations, job.dispatches);
-      if (t2 < 0) return job;
-      if (t2 >= target_s) {
-        job.ok = 1;
-        job.seconds = t < t2 ? t : t2;
-        fprintf(stderr, "calibration: %u dispatches = %.3f s / %.3f s (target %.3f s)\n", job.dispatches, t, t2,
-                target_s);
-        return job;
-      }
-      t = t2;
-    }
-    if ((double)job.dispatches >= max_dispatches) break;
-    double factor = target_s * 1.25 / (t > 0.002 ? t : 0.002);
-    if (factor < 1.2) factor = 1.2;
-    if (factor > 32) factor = 32;
-    double d = (double)job.dispatches * factor + 0.999;
-    job.dispatches = d > max_dispatches ? (uint32_t)max_dispatches : (uint32_t)d;
-  }
-  fprintf(stderr, "calibration: no job of %.3f s found (last %.3f s, %u dispatches)\n", target_s, job.seconds,
-          job.dispatches);
-  return job;
+/* Spin-job parameters whose job takes at least target_s (calibrate_spin_job:
+ * 10 tries, each aiming at 1.25 x target_s; an overshooting first job is
+ * scaled down once). */
+static inline SpinJob el_calibrate(Ctx *ctx, double target_s) {
+  const SpinCalibration how = {10, 1.25, 1.2, 1};
+  return calibrate_spin_job(ctx, 1, target_s, &how, el_time_job);
 }
 
 #endif

@@ -18,7 +18,7 @@ typedef struct {
 
 static void *signal_later(void *arg) {
   Signaller *s = (Signaller *)arg;
-  el_sleep(s->delay_s);
+  sleep_s(s->delay_s);
   s->t_signal = now_s();
   s->status = wgpuShimInstanceSignalUserEvent(s->instance, s->future);
   return NULL;
@@ -40,7 +40,7 @@ static WGPUWaitStatus wait2(WGPUInstance instance, WGPUFuture f0, WGPUFuture f1,
 
 int main(void) {
   el_begin(120);
-  ElJob job; /* calibrated once, in A, for both parts */
+  SpinJob job; /* calibrated once, in A, for both parts */
 
   /* ================= A: without the feature ================= */
   {

@@ -28,7 +28,7 @@ typedef struct {
 
 static void *signal7(void *arg) {
   Signal7 *s = (Signal7 *)arg;
-  el_sleep(0.05);
+  sleep_s(0.05);
   s->status = wgpuShimInstanceSignalUserEvent(s->instance, s->future);
   return NULL;
 }
@@ -55,7 +55,7 @@ int main(void) {
   CHECK_EQ(wgpuShimInstanceGetReadinessFd(ctx.instance), fd); /* stable */
   EL_CHECK_READABLE(fd, 0, "fresh instance with a device, nothing issued");
 
-  ElJob job = el_calibrate(&ctx, 0.3);
+  SpinJob job = el_calibrate(&ctx, 0.3);
   REQUIRE(job.ok);
   /* Calibration used WaitAnyOnly work-dones only. */
   EL_CHECK_READABLE(fd, 0, "after WaitAnyOnly calibration work-dones were delivered");
@@ -77,7 +77,7 @@ int main(void) {
   EL_CHECK_NOT_CALLED(&map1);
   EL_CHECK_NOT_CALLED(&wd1);
   /* Stays readable (poll does not consume it) while nothing is delivered. */
-  el_sleep(0.1);
+  sleep_s(0.1);
   EL_CHECK_READABLE(fd, 1, "ready APE callbacks, no ProcessEvents yet (after 100 ms)");
   EL_CHECK_READABLE(fd, 1, "ready APE callbacks, polled again");
   EL_CHECK_NOT_CALLED(&map1);
@@ -161,7 +161,7 @@ int main(void) {
   /* Both complete with the one submission; wait until the fd says so, then a
    * little more so that both are surely ready. */
   CHECK_EQ(el_readable(fd, EL_WAIT_S), 1);
-  el_sleep(0.1);
+  sleep_s(0.1);
   CHECK_EQ(el_wait1(ctx.instance, f_map4a, EL_WAIT_S, NULL), WGPUWaitStatus_Success);
   EL_CHECK_ONCE(&map4a);
   EL_CHECK_NOT_CALLED(&map4b);
@@ -187,9 +187,9 @@ int main(void) {
   el_submit_spin(&ctx, job.iterations, job.dispatches / 4 + 1);
   el_workdone(ctx.queue, WGPUCallbackMode_AllowSpontaneous, &spont6);
   deadline = now_s() + EL_WAIT_S;
-  while (el_calls(&spont6) < 1 && now_s() < deadline) el_sleep(0.002);
+  while (el_calls(&spont6) < 1 && now_s() < deadline) sleep_s(0.002);
   EL_CHECK_ONCE(&spont6);
-  el_sleep(0.02);
+  sleep_s(0.02);
   EL_CHECK_READABLE(fd, 0, "the spontaneous callback was delivered");
 
   /* ---- 7. An APE user event signalled by another thread: readable while the

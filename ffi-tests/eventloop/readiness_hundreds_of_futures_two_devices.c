@@ -41,7 +41,7 @@ int main(void) {
   REQUIRE(fd >= 0);
   EL_CHECK_READABLE(fd, 0, "start");
 
-  ElJob job = el_calibrate(&dev[0], 0.05);
+  SpinJob job = el_calibrate(&dev[0], 0.05);
   REQUIRE(job.ok);
 
   int n = 0;

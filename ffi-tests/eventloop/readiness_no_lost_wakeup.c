@@ -74,7 +74,7 @@ static void *producer(void *arg) {
       atomic_store(&issued, i + 1); /* published before the op can complete */
       switch (k) {
         case KIND_WORKDONE:
-          el_submit_empty(&ctx);
+          submit_empty(&ctx);
           el_workdone(ctx.queue, WGPUCallbackMode_AllowProcessEvents, &ape[i]);
           break;
         case KIND_USER: {
@@ -94,7 +94,7 @@ static void *producer(void *arg) {
        * completions often meet a drain in progress, even contend for the
        * library's lock), sometimes a real sleep. */
       if (((rng >> 8) & 15) == 0) {
-        el_sleep((double)((rng >> 20) % 200) * 1e-6);
+        sleep_s((double)((rng >> 20) % 200) * 1e-6);
       } else {
         double until = now_s() + (double)((rng >> 20) % 20) * 1e-6;
         while (now_s() < until) {
@@ -112,7 +112,7 @@ static void *producer(void *arg) {
     uint64_t one = 1;
     if (write(ctl_fd, &one, sizeof one) != (ssize_t)sizeof one) perror("write ctl");
     double ack_deadline = now_s() + 20.0;
-    while (atomic_load(&acked_round) < round && now_s() < ack_deadline) el_sleep(50e-6);
+    while (atomic_load(&acked_round) < round && now_s() < ack_deadline) sleep_s(50e-6);
   }
   atomic_store(&producer_done, 1);
   uint64_t one = 1;

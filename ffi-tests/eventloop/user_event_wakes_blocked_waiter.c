@@ -26,7 +26,7 @@ typedef struct {
 
 static void *signal_later(void *arg) {
   Signaller *s = (Signaller *)arg;
-  el_sleep(s->delay_s);
+  sleep_s(s->delay_s);
   s->t_signal = now_s();
   s->status = wgpuShimInstanceSignalUserEvent(s->instance, s->future);
   return NULL;
@@ -107,7 +107,7 @@ int main(void) {
   EL_CHECK_NOT_CALLED(&polled);
   CHECK_EQ(wgpuShimInstanceSignalUserEvent(instance, fp), WGPUStatus_Success);
   wgpuInstanceProcessEvents(instance); /* WaitAnyOnly: not here */
-  el_sleep(0.02);
+  sleep_s(0.02);
   EL_CHECK_NOT_CALLED(&polled);
   CHECK_EQ(el_wait1(instance, fp, 0, &completed), WGPUWaitStatus_Success);
   CHECK(completed);
@@ -118,12 +118,12 @@ int main(void) {
   el_rec_init(&spont, "AllowSpontaneous user event");
   WGPUFuture fs = el_user_event(instance, WGPUCallbackMode_AllowSpontaneous, &spont);
   REQUIRE(fs.id != 0);
-  el_sleep(0.02);
+  sleep_s(0.02);
   EL_CHECK_NOT_CALLED(&spont);
   CHECK_EQ(wgpuShimInstanceSignalUserEvent(instance, fs), WGPUStatus_Success);
   int inline_call = el_calls(&spont);
   double deadline = now_s() + 2.0;
-  while (el_calls(&spont) < 1 && now_s() < deadline) el_sleep(0.001); /* no API call */
+  while (el_calls(&spont) < 1 && now_s() < deadline) sleep_s(0.001); /* no API call */
   EL_CHECK_ONCE(&spont);
   CHECK_EQ(spont.status, WGPUShimUserEventStatus_Success);
   fprintf(stderr, "spontaneous user event: %s\n", inline_call ? "ran inside the signal call" : "ran later");
@@ -136,7 +136,7 @@ int main(void) {
   Signaller s2 = {instance, fs2, 0, 0, WGPUStatus_Error};
   REQUIRE(pthread_create(&th, NULL, signal_spont_from_thread, &s2) == 0);
   deadline = now_s() + 2.0;
-  while (el_calls(&spont_other) < 1 && now_s() < deadline) el_sleep(0.001);
+  while (el_calls(&spont_other) < 1 && now_s() < deadline) sleep_s(0.001);
   pthread_join(th, NULL);
   CHECK_EQ(s2.status, WGPUStatus_Success);
   EL_CHECK_ONCE(&spont_other);
@@ -146,7 +146,7 @@ int main(void) {
   el_rec_init(&ape, "AllowProcessEvents user event");
   WGPUFuture fa = el_user_event(instance, WGPUCallbackMode_AllowProcessEvents, &ape);
   CHECK_EQ(wgpuShimInstanceSignalUserEvent(instance, fa), WGPUStatus_Success);
-  el_sleep(0.02);
+  sleep_s(0.02);
   EL_CHECK_NOT_CALLED(&ape);
   wgpuInstanceProcessEvents(instance);
   EL_CHECK_ONCE(&ape);
@@ -165,11 +165,7 @@ int main(void) {
   CHECK_EQ(wgpuShimInstanceSignalUserEvent(ctx.instance, fpop), WGPUStatus_Error); /* completed, not a user event */
   WGPUAdapter a2 = NULL;
   {
-    WGPURequestAdapterCallbackInfo ci = WGPU_REQUEST_ADAPTER_CALLBACK_INFO_INIT;
-    ci.mode = WGPUCallbackMode_WaitAnyOnly;
-    ci.callback = el_adapter_cb;
-    ci.userdata1 = &a2;
-    WGPUFuture fa2 = wgpuInstanceRequestAdapter(ctx.instance, NULL, ci);
+    WGPUFuture fa2 = request_adapter_future(ctx.instance, &a2);
     CHECK_EQ(wgpuShimInstanceSignalUserEvent(ctx.instance, fa2), WGPUStatus_Error);
     CHECK_EQ(el_wait1(ctx.instance, fa2, EL_WAIT_S, NULL), WGPUWaitStatus_Success);
     CHECK(a2 != NULL);

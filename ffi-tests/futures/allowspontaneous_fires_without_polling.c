@@ -22,7 +22,7 @@ int main(void) {
   mp.probe_range = 1;
 
   /* A job long enough that its work-done cannot have completed when issued. */
-  FuJob job = fu_calibrate(&ctx, 1, 0.15);
+  SpinJob job = fu_calibrate(&ctx, 1, 0.15);
   REQUIRE(job.ok);
 
   WGPUBuffer buf = fu_busy_map_buffer(&ctx, job.iterations, job.dispatches);

@@ -82,7 +82,7 @@ static void *thread_b(void *arg) {
   B.step_end[5] = now_s();
   B.buffers_ok = ok;
   B.end = now_s();
-  fu_submit_empty(&ctx);
+  submit_empty(&ctx);
   B.submit_end = now_s();
   return NULL;
 }
@@ -102,7 +102,7 @@ static void run_round(uint32_t iterations, uint32_t dispatches) {
 
   pthread_t ta, tb;
   pthread_create(&ta, NULL, thread_a, NULL);
-  fu_sleep(0.05); /* A is blocked in its wait by now */
+  sleep_s(0.05); /* A is blocked in its wait by now */
   pthread_create(&tb, NULL, thread_b, NULL);
   pthread_join(tb, NULL);
   pthread_join(ta, NULL);
@@ -113,7 +113,7 @@ int main(void) {
   fu_begin(90);
   REQUIRE(fu_ctx_init(&ctx, 1, WGPUCallbackMode_AllowSpontaneous, NULL) == 0);
 
-  FuJob job = fu_calibrate(&ctx, 1, 0.6);
+  SpinJob job = fu_calibrate(&ctx, 1, 0.6);
   REQUIRE(job.ok);
   double a_wait = 0, b_total = 0;
   uint32_t dispatches = job.dispatches;

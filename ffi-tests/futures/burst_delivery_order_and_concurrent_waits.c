@@ -64,7 +64,7 @@ static void go_hook(FuRec *r) {
 
 static void *remote_main(void *arg) {
   (void)arg;
-  while (!atomic_load(&remote_go)) fu_sleep(0.001);
+  while (!atomic_load(&remote_go)) sleep_s(0.001);
   WGPUFutureWaitInfo info = WGPU_FUTURE_WAIT_INFO_INIT;
   info.future = fs[REMOTE_TARGET];
   remote.status = wgpuInstanceWaitAny(g_instance, 1, &info, FU_NS(FU_WAIT_S));

@@ -24,7 +24,7 @@ int main(void) {
   fu_rec_init(&wd_after, "work-done after loss");
   fu_rec_init(&pop_after, "pop after loss");
 
-  FuJob job = fu_calibrate(&ctx, 1, 0.3);
+  SpinJob job = fu_calibrate(&ctx, 1, 0.3);
   CHECK(job.ok);
   WGPUBuffer bb[2];
   fu_busy_map_buffers(&ctx, job.iterations, job.dispatches, bb, 2);

@@ -49,7 +49,7 @@ int main(void) {
     REQUIRE(fu_ctx_init(&ctx, 1, WGPUCallbackMode_AllowSpontaneous, NULL) == 0);
     g_instance = ctx.instance;
     double scale = harness_time_scale();
-    FuJob job = fu_calibrate(&ctx, 1, 0.3 * attempt * scale);
+    SpinJob job = fu_calibrate(&ctx, 1, 0.3 * attempt * scale);
     REQUIRE(job.ok);
     WGPUBuffer busy = fu_busy_map_buffer(&ctx, job.iterations, job.dispatches);
     fu_rec_init(&g_done, "work-done after the job");
@@ -57,7 +57,7 @@ int main(void) {
     atomic_store(&g_returned, 0);
     pthread_t th;
     REQUIRE(pthread_create(&th, NULL, waiter, NULL) == 0);
-    fu_sleep(0.1 * scale);
+    sleep_s(0.1 * scale);
     /* Every application reference to the device and its objects goes while
      * the waiter sleeps. */
     wgpuBufferRelease(busy);

@@ -45,7 +45,7 @@ int main(void) {
       } else if (i % 2) {
         fs[i] = fu_push_pop(ctx.device, mode, rp[i]);
       } else {
-        if (i % 4 == 0) fu_submit_empty(&ctx);
+        if (i % 4 == 0) submit_empty(&ctx);
         fs[i] = fu_workdone(ctx.queue, mode, rp[i]);
       }
       add(fs[i]);
@@ -82,7 +82,7 @@ int main(void) {
   CHECK_EQ(wgpuDeviceGetLostFuture(ctx.device).id, fm[5].id);
 
   /* A second instance's futures. */
-  WGPUInstance other = fu_create_instance(1);
+  WGPUInstance other = create_instance(1);
   REQUIRE(other != NULL);
   FuRec *or_ = &misc[6];
   WGPUFuture fo = fu_request_adapter(other, WGPUCallbackMode_WaitAnyOnly, or_);

@@ -57,16 +57,7 @@ static atomic_int fu_seq;
 static atomic_int fu_phase;
 
 /* ------------------------------------------------------------------------- */
-/* Time, sleeping, watchdog                                                   */
-
-static inline void fu_sleep(double seconds) {
-  if (seconds <= 0) return;
-  struct timespec ts;
-  ts.tv_sec = (time_t)seconds;
-  ts.tv_nsec = (long)((seconds - (double)ts.tv_sec) * 1e9);
-  while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
-  }
-}
+/* Main thread, phase, watchdog                                               */
 
 static inline int fu_is_main(void) { return pthread_equal(pthread_self(), fu_main_thread) ? 1 : 0; }
 
@@ -79,27 +70,12 @@ static inline void fu_phase_leave(int old) {
   if (old >= 0) atomic_store(&fu_phase, old);
 }
 
-static void *fu_watchdog_main(void *arg) {
-  unsigned seconds = (unsigned)(uintptr_t)arg * harness_time_scale();
-  fu_sleep((double)seconds);
-  fprintf(stderr, "WATCHDOG: test still running after %u s: the library hangs or deadlocks\n", seconds);
-  fflush(stderr);
-  fflush(stdout);
-  _exit(3);
-  return NULL;
-}
-
-/* Call first in main: records the main thread and starts the watchdog. */
+/* Call first in main: records the main thread and starts the watchdog
+ * (start_watchdog). */
 static inline void fu_begin(unsigned watchdog_seconds) {
   fu_main_thread = pthread_self();
   atomic_store(&fu_phase, FU_PHASE_NONE);
-  pthread_t t;
-  if (pthread_create(&t, NULL, fu_watchdog_main, (void *)(uintptr_t)watchdog_seconds) == 0) pthread_detach(t);
-}
-
-static inline size_t fu_sv_len(WGPUStringView v) {
-  if (v.length == WGPU_STRLEN) return v.data ? strlen(v.data) : 0;
-  return v.length;
+  start_watchdog(watchdog_seconds);
 }
 
 /* ------------------------------------------------------------------------- */
@@ -159,7 +135,7 @@ static inline void fu_note(FuRec *r, int status) {
   r->status = status;
   atomic_fetch_add(&r->entries, 1);
   if (r->hook) r->hook(r);
-  if (r->sleep_s > 0) fu_sleep(r->sleep_s);
+  if (r->sleep_s > 0) sleep_s(r->sleep_s);
   r->t_end = now_s();
   atomic_fetch_add(&r->calls, 1);
 }
@@ -168,7 +144,7 @@ static void fu_map_cb(WGPUMapAsyncStatus status, WGPUStringView message, void *u
   (void)u2;
   FuRec *r = (FuRec *)u1;
   if (!r) return;
-  r->msg_len = fu_sv_len(message);
+  r->msg_len = sv_len(message);
   if (r->buffer && r->probe_range) r->range = wgpuBufferGetConstMappedRange(r->buffer, 0, FU_MAP_SIZE);
   if (r->buffer && r->probe_state) r->state_in_cb = (int)wgpuBufferGetMapState(r->buffer);
   fu_note(r, (int)status);
@@ -178,7 +154,7 @@ static void fu_workdone_cb(WGPUQueueWorkDoneStatus status, WGPUStringView messag
   (void)u2;
   FuRec *r = (FuRec *)u1;
   if (!r) return;
-  r->msg_len = fu_sv_len(message);
+  r->msg_len = sv_len(message);
   fu_note(r, (int)status);
 }
 
@@ -188,7 +164,7 @@ static void fu_pop_cb(WGPUPopErrorScopeStatus status, WGPUErrorType type, WGPUSt
   FuRec *r = (FuRec *)u1;
   if (!r) return;
   r->error_type = (int)type;
-  r->msg_len = fu_sv_len(message);
+  r->msg_len = sv_len(message);
   fu_note(r, (int)status);
 }
 
@@ -207,7 +183,7 @@ static void fu_pipeline_cb(WGPUCreatePipelineAsyncStatus status, WGPUComputePipe
   FuRec *r = (FuRec *)u1;
   if (!r) return;
   r->obj = (void *)pipeline;
-  r->msg_len = fu_sv_len(message);
+  r->msg_len = sv_len(message);
   fu_note(r, (int)status);
 }
 
@@ -217,7 +193,7 @@ static void fu_adapter_cb(WGPURequestAdapterStatus status, WGPUAdapter adapter, 
   FuRec *r = (FuRec *)u1;
   if (!r) return;
   r->obj = (void *)adapter;
-  r->msg_len = fu_sv_len(message);
+  r->msg_len = sv_len(message);
   fu_note(r, (int)status);
 }
 
@@ -227,7 +203,7 @@ static void fu_device_cb(WGPURequestDeviceStatus status, WGPUDevice device, WGPU
   FuRec *r = (FuRec *)u1;
   if (!r) return;
   r->obj = (void *)device;
-  r->msg_len = fu_sv_len(message);
+  r->msg_len = sv_len(message);
   fu_note(r, (int)status);
 }
 
@@ -239,32 +215,8 @@ static void fu_lost_cb(WGPUDevice const *device, WGPUDeviceLostReason reason, WG
   r->dev_ptr_null = device == NULL;
   r->dev_null = device != NULL && *device == NULL;
   r->dev_seen = device ? *device : NULL;
-  r->msg_len = fu_sv_len(message);
+  r->msg_len = sv_len(message);
   fu_note(r, (int)reason);
-}
-
-/* Records into a harness Ctx, like the harness does (used when no FuRec is given). */
-static void fu_ctx_lost_cb(WGPUDevice const *device, WGPUDeviceLostReason reason, WGPUStringView message,
-                           void *u1, void *u2) {
-  (void)message;
-  (void)u2;
-  Ctx *ctx = (Ctx *)u1;
-  ctx->lost_calls++;
-  ctx->lost_reason = reason;
-  ctx->lost_device_was_null = device == NULL || *device == NULL;
-}
-
-static void fu_uncaptured_cb(WGPUDevice const *device, WGPUErrorType type, WGPUStringView message, void *u1,
-                             void *u2) {
-  (void)device;
-  (void)u2;
-  Ctx *ctx = (Ctx *)u1;
-  ctx->uncaptured_errors++;
-  ctx->last_error_type = type;
-  size_t len = fu_sv_len(message);
-  size_t n = len < sizeof ctx->last_error - 1 ? len : sizeof ctx->last_error - 1;
-  if (message.data && n) memcpy(ctx->last_error, message.data, n);
-  ctx->last_error[n] = 0;
 }
 
 /* ------------------------------------------------------------------------- */
@@ -360,7 +312,7 @@ static inline WGPUFuture fu_request_device(WGPUAdapter adapter, WGPUCallbackMode
   WGPUDeviceDescriptor desc = WGPU_DEVICE_DESCRIPTOR_INIT;
   desc.label = sv("futures test device");
   if (ctx) {
-    desc.uncapturedErrorCallbackInfo.callback = fu_uncaptured_cb;
+    desc.uncapturedErrorCallbackInfo.callback = ctx_on_uncaptured;
     desc.uncapturedErrorCallbackInfo.userdata1 = ctx;
   }
   if (lost) {
@@ -369,7 +321,7 @@ static inline WGPUFuture fu_request_device(WGPUAdapter adapter, WGPUCallbackMode
     desc.deviceLostCallbackInfo.userdata1 = lost;
   } else if (ctx) {
     desc.deviceLostCallbackInfo.mode = WGPUCallbackMode_AllowSpontaneous;
-    desc.deviceLostCallbackInfo.callback = fu_ctx_lost_cb;
+    desc.deviceLostCallbackInfo.callback = ctx_on_lost;
     desc.deviceLostCallbackInfo.userdata1 = ctx;
   }
   WGPURequestDeviceCallbackInfo ci = WGPU_REQUEST_DEVICE_CALLBACK_INFO_INIT;
@@ -431,7 +383,7 @@ static inline WGPUWaitStatus fu_poll1_until(WGPUInstance instance, WGPUFuture f,
   for (;;) {
     st = fu_wait1(instance, f, 0, r, completed);
     if (st != WGPUWaitStatus_TimedOut || now_s() > deadline) return st;
-    fu_sleep(0.001);
+    sleep_s(0.001);
   }
 }
 
@@ -487,7 +439,7 @@ static inline int fu_wait_all(WGPUInstance instance, const WGPUFuture *fs, FuRec
       fprintf(stderr, "fu_wait_all: WaitAny returned Error\n");
       break;
     }
-    if (!timed) fu_sleep(0.001);
+    if (!timed) sleep_s(0.001);
   }
   free(done);
   free(idx);
@@ -509,7 +461,7 @@ static inline int fu_pump_until(WGPUInstance instance, FuRec *const *recs, size_
     fu_process_events(instance);
     if (fu_all_called(recs, n)) return 1;
     if (now_s() > deadline) return 0;
-    fu_sleep(0.002);
+    sleep_s(0.002);
   }
 }
 static inline int fu_pump_until1(WGPUInstance instance, FuRec *r, double max_s) {
@@ -530,7 +482,7 @@ static inline int fu_sleep_until(FuRec *const *recs, size_t n, double max_s) {
       ok = 0;
       break;
     }
-    fu_sleep(0.002);
+    sleep_s(0.002);
   }
   fu_phase_leave(old);
   return ok;
@@ -540,7 +492,7 @@ static inline int fu_sleep_until1(FuRec *r, double max_s) { return fu_sleep_unti
 /* Sleeps with the phase recorded as SLEEP (no API call). */
 static inline void fu_idle(double seconds) {
   int old = fu_phase_enter(FU_PHASE_SLEEP);
-  fu_sleep(seconds);
+  sleep_s(seconds);
   fu_phase_leave(old);
 }
 
@@ -548,11 +500,7 @@ static inline void fu_idle(double seconds) {
 #define FU_CHECK_ONCE(r) fu_check_calls((r), 1, __FILE__, __LINE__)
 #define FU_CHECK_NOT_CALLED(r) fu_check_calls((r), 0, __FILE__, __LINE__)
 static inline void fu_check_calls(FuRec *r, int expected, const char *file, int line) {
-  char buf[256];
-  int calls = fu_calls(r);
-  snprintf(buf, sizeof buf, "callback '%s' called %d times, expected %d", r->name ? r->name : "?", calls,
-           expected);
-  harness_check(calls == expected, buf, file, line);
+  check_callback_calls(r->name, fu_calls(r), expected, file, line);
 }
 /* CHECK r's status, naming r in the failure message. */
 #define FU_CHECK_STATUS(r, expected) fu_check_status((r), (int)(expected), __FILE__, __LINE__)
@@ -564,17 +512,6 @@ static inline void fu_check_status(FuRec *r, int expected, const char *file, int
 
 /* ------------------------------------------------------------------------- */
 /* Instance / adapter / device without the harness                            */
-
-/* Instance with or without TimedWaitAny (NULL on failure). */
-static inline WGPUInstance fu_create_instance(int timed) {
-  WGPUInstanceFeatureName features[] = {WGPUInstanceFeatureName_TimedWaitAny};
-  WGPUInstanceDescriptor desc = WGPU_INSTANCE_DESCRIPTOR_INIT;
-  if (timed) {
-    desc.requiredFeatureCount = 1;
-    desc.requiredFeatures = features;
-  }
-  return wgpuCreateInstance(&desc);
-}
 
 /* Requests an adapter (WaitAnyOnly, waited timed or by polling). */
 static inline WGPUAdapter fu_get_adapter(WGPUInstance instance, int timed) {
@@ -608,7 +545,7 @@ static inline WGPUDevice fu_get_device(WGPUInstance instance, WGPUAdapter adapte
  * lost is NULL), queue. Returns 0 on success. */
 static inline int fu_ctx_init(Ctx *ctx, int timed, WGPUCallbackMode lost_mode, FuRec *lost) {
   memset(ctx, 0, sizeof *ctx);
-  ctx->instance = fu_create_instance(timed);
+  ctx->instance = create_instance(timed);
   if (!ctx->instance) return -1;
   ctx->adapter = fu_get_adapter(ctx->instance, timed);
   if (!ctx->adapter) return -2;
@@ -621,24 +558,12 @@ static inline int fu_ctx_init(Ctx *ctx, int timed, WGPUCallbackMode lost_mode, F
 /* ------------------------------------------------------------------------- */
 /* GPU work                                                                   */
 
-static inline void fu_submit_encoder(Ctx *ctx, WGPUCommandEncoder enc) {
-  WGPUCommandBuffer cmd = wgpuCommandEncoderFinish(enc, NULL);
-  wgpuQueueSubmit(ctx->queue, 1, &cmd);
-  wgpuCommandBufferRelease(cmd);
-  wgpuCommandEncoderRelease(enc);
-}
-
-/* Submits an empty command buffer. */
-static inline void fu_submit_empty(Ctx *ctx) {
-  fu_submit_encoder(ctx, wgpuDeviceCreateCommandEncoder(ctx->device, NULL));
-}
-
 /* Submits a copy of FU_MAP_SIZE bytes from src into a new MAP_READ buffer, returned. */
 static inline WGPUBuffer fu_copy_to_map_buffer(Ctx *ctx, WGPUBuffer src) {
   WGPUBuffer dst = make_buffer(ctx->device, FU_MAP_SIZE, WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst, 0);
   WGPUCommandEncoder enc = wgpuDeviceCreateCommandEncoder(ctx->device, NULL);
   wgpuCommandEncoderCopyBufferToBuffer(enc, src, 0, dst, 0, FU_MAP_SIZE);
-  fu_submit_encoder(ctx, enc);
+  submit_encoder(ctx, enc);
   return dst;
 }
 
@@ -651,44 +576,11 @@ static inline WGPUBuffer fu_copy_to_map_buffer(Ctx *ctx, WGPUBuffer src) {
  * for the whole job, and the destination would no longer be busy. */
 static inline void fu_submit_spin_with_copies(Ctx *ctx, uint32_t iterations, uint32_t dispatches,
                                               const WGPUBuffer *dsts, size_t n) {
-  WGPUShaderModule module = make_wgsl(ctx->device, HARNESS_SPIN_WGSL);
-  WGPUComputePipelineDescriptor pdesc = WGPU_COMPUTE_PIPELINE_DESCRIPTOR_INIT;
-  pdesc.compute.module = module;
-  pdesc.compute.entryPoint = sv("main");
-  WGPUComputePipeline pipeline = wgpuDeviceCreateComputePipeline(ctx->device, &pdesc);
-  WGPUBuffer out = make_buffer(ctx->device, FU_MAP_SIZE, WGPUBufferUsage_Storage | WGPUBufferUsage_CopySrc, 0);
-  WGPUBuffer params = make_buffer(ctx->device, 16, WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst, 0);
-  uint32_t p[4] = {iterations, 0, 0, 0};
-  wgpuQueueWriteBuffer(ctx->queue, params, 0, p, sizeof p);
-  WGPUBindGroupLayout bgl = wgpuComputePipelineGetBindGroupLayout(pipeline, 0);
-  WGPUBindGroupEntry entries[2] = {WGPU_BIND_GROUP_ENTRY_INIT, WGPU_BIND_GROUP_ENTRY_INIT};
-  entries[0].binding = 0;
-  entries[0].buffer = out;
-  entries[1].binding = 1;
-  entries[1].buffer = params;
-  WGPUBindGroupDescriptor bdesc = WGPU_BIND_GROUP_DESCRIPTOR_INIT;
-  bdesc.layout = bgl;
-  bdesc.entryCount = 2;
-  bdesc.entries = entries;
-  WGPUBindGroup group = wgpuDeviceCreateBindGroup(ctx->device, &bdesc);
   WGPUCommandEncoder enc = wgpuDeviceCreateCommandEncoder(ctx->device, NULL);
-  WGPUComputePassEncoder pass = wgpuCommandEncoderBeginComputePass(enc, NULL);
-  wgpuComputePassEncoderSetPipeline(pass, pipeline);
-  wgpuComputePassEncoderSetBindGroup(pass, 0, group, 0, NULL);
-  for (uint32_t i = 0; i < dispatches; i++) wgpuComputePassEncoderDispatchWorkgroups(pass, 1, 1, 1);
-  wgpuComputePassEncoderEnd(pass);
+  WGPUBuffer out = encode_spin_job(ctx, enc, iterations, dispatches);
   for (size_t i = 0; i < n; i++) wgpuCommandEncoderCopyBufferToBuffer(enc, out, 0, dsts[i], 0, FU_MAP_SIZE);
-  WGPUCommandBuffer cmd = wgpuCommandEncoderFinish(enc, NULL);
-  wgpuQueueSubmit(ctx->queue, 1, &cmd);
-  wgpuCommandBufferRelease(cmd);
-  wgpuComputePassEncoderRelease(pass);
-  wgpuCommandEncoderRelease(enc);
-  wgpuBindGroupRelease(group);
-  wgpuBindGroupLayoutRelease(bgl);
-  wgpuBufferRelease(params);
+  submit_encoder(ctx, enc);
   wgpuBufferRelease(out);
-  wgpuComputePipelineRelease(pipeline);
-  wgpuShaderModuleRelease(module);
 }
 
 /* n new MAP_READ buffers (into bufs), all written by one spin job submitted
@@ -714,14 +606,8 @@ static inline WGPUBuffer fu_idle_map_buffer(Ctx *ctx) {
   return make_buffer(ctx->device, FU_MAP_SIZE, WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst, 0);
 }
 
-typedef struct {
-  uint32_t iterations;
-  uint32_t dispatches;
-  double seconds; /* measured length of the last calibration job */
-  int ok;         /* 1 when a job of at least the target length was found */
-} FuJob;
-
-/* Length of one spin job in seconds (submit to work-done), or -1 when the wait failed. */
+/* Length of one spin job in seconds (submit to work-done), or -1 when the
+ * wait failed (a SpinJobTimer). */
 static inline double fu_time_job(Ctx *ctx, int timed, uint32_t iterations, uint32_t dispatches) {
   static FuRec r;
   fu_rec_init(&r, "calibration work-done");
@@ -738,43 +624,11 @@ static inline double fu_time_job(Ctx *ctx, int timed, uint32_t iterations, uint3
   return t;
 }
 
-/* Finds spin-job parameters whose job takes at least target_s on this device.
- * On lavapipe the length of a spin job follows the number of dispatches (about
- * 2 ms each at 2^16 iterations) and hardly the iteration count beyond that, so
- * the dispatch count is what is scaled. A few tries; the dispatch count is
- * capped so that a broken wait (returning early) cannot grow a job to minutes. */
-static inline FuJob fu_calibrate(Ctx *ctx, int timed, double target_s) {
-  const double max_dispatches = 8192;
-  FuJob job = {1u << 16, 16, 0.0, 0};
-  for (int attempt = 0; attempt < 8; attempt++) {
-    double t = fu_time_job(ctx, timed, job.iterations, job.dispatches);
-    job.seconds = t;
-    if (t < 0) return job;
-    if (t >= target_s) {
-      /* Once more: a run slowed down by other processes (ctest -j) must not
-       * pass for a long job. Both runs must reach the target. */
-      double t2 = fu_time_job(ctx, timed, job.iterations, job.dispatches);
-      if (t2 < 0) return job;
-      if (t2 >= target_s) {
-        job.ok = 1;
-        job.seconds = t < t2 ? t : t2;
-        fprintf(stderr, "calibration: %u iterations x %u dispatches = %.3f s / %.3f s (target %.3f s)\n",
-                job.iterations, job.dispatches, t, t2, target_s);
-        return job;
-      }
-      t = t2;
-      job.seconds = t;
-    }
-    if ((double)job.dispatches >= max_dispatches) break;
-    double factor = target_s * 1.3 / (t > 0.002 ? t : 0.002);
-    if (factor < 1.5) factor = 1.5;
-    if (factor > 32) factor = 32;
-    double d = (double)job.dispatches * factor + 0.999;
-    job.dispatches = d > max_dispatches ? (uint32_t)max_dispatches : (uint32_t)d;
-  }
-  fprintf(stderr, "calibration: no job of %.3f s found (last %.3f s with %u dispatches)\n", target_s, job.seconds,
-          job.dispatches);
-  return job;
+/* Finds spin-job parameters whose job takes at least target_s on this device
+ * (calibrate_spin_job: 8 tries, each aiming at 1.3 x target_s). */
+static inline SpinJob fu_calibrate(Ctx *ctx, int timed, double target_s) {
+  const SpinCalibration how = {8, 1.3, 1.5, 0};
+  return calibrate_spin_job(ctx, timed, target_s, &how, fu_time_job);
 }
 
 static inline const char *fu_mode_name(WGPUCallbackMode mode) {

@@ -28,7 +28,7 @@ static const int cancelled[NREC] = {
     WGPUPopErrorScopeStatus_CallbackCancelled,     WGPUCompilationInfoRequestStatus_CallbackCancelled,
     WGPUCreatePipelineAsyncStatus_CallbackCancelled, WGPURequestAdapterStatus_CallbackCancelled};
 static FuRec rec[2][NREC], spont[2];
-static FuJob job;
+static SpinJob job;
 
 static void run(int objects_first) {
   FuRec *r = rec[objects_first];

@@ -39,7 +39,7 @@ int main(void) {
   Ctx ctx;
   REQUIRE(fu_ctx_init(&ctx, 1, WGPUCallbackMode_AllowSpontaneous, NULL) == 0);
 
-  FuJob job = fu_calibrate(&ctx, 1, 0.3); /* >= 150 ms with a margin */
+  SpinJob job = fu_calibrate(&ctx, 1, 0.3); /* >= 150 ms with a margin */
   REQUIRE(job.ok);
 
   double wall = 0;

@@ -17,7 +17,7 @@ static void *pumper(void *arg) {
   (void)arg;
   while (!atomic_load(&stop)) {
     wgpuInstanceProcessEvents(ctx.instance);
-    fu_sleep(0.001);
+    sleep_s(0.001);
   }
   return NULL;
 }
@@ -82,7 +82,7 @@ int main(void) {
   double until = now_s() + 0.3;
   while (now_s() < until) {
     fu_process_events(ctx.instance);
-    fu_sleep(0.001);
+    sleep_s(0.001);
   }
   atomic_store(&stop, 1);
   for (int i = 0; i < 3; i++) pthread_join(th[i], NULL);

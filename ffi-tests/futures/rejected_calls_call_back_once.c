@@ -67,7 +67,7 @@ static void render_pipeline_cb(WGPUCreatePipelineAsyncStatus status, WGPURenderP
   FuRec *r = (FuRec *)u1;
   if (!r) return;
   r->obj = (void *)pipeline;
-  r->msg_len = fu_sv_len(message);
+  r->msg_len = sv_len(message);
   fu_note(r, (int)status);
 }
 

@@ -33,7 +33,7 @@ int main(void) {
       WGPUBuffer busy = submit_spin_job(&ctx, 50000, 1);
       fu_map_read(readback, WGPUCallbackMode_AllowSpontaneous, &map);
       double deadline = now_s() + 30.0;
-      while (fu_calls(&map) == 0 && now_s() < deadline) fu_sleep(0.001);
+      while (fu_calls(&map) == 0 && now_s() < deadline) sleep_s(0.001);
       CHECK_EQ(fu_calls(&map), 1);
       wgpuBufferUnmap(readback);
       WGPUBuffer more = submit_spin_job(&ctx, 50000, 1);

@@ -40,7 +40,7 @@ static void *worker_main(void *arg) {
     wgpuQueueWriteBuffer(ctx.queue, src, 0, data, sizeof data);
     WGPUCommandEncoder enc = wgpuDeviceCreateCommandEncoder(ctx.device, NULL);
     wgpuCommandEncoderCopyBufferToBuffer(enc, src, 0, dst, 0, FU_MAP_SIZE);
-    fu_submit_encoder(&ctx, enc);
+    submit_encoder(&ctx, enc);
 
     FuRec *mr = &maps[t][i];
     WGPUCallbackMode mode = modes[(t + i) % 3];

@@ -48,9 +48,9 @@ int main(void) {
   fu_rec_init(&other_ra, "other instance's request adapter");
 
   /* A valid future, complete and not delivered. */
-  fu_submit_empty(&ctx);
+  submit_empty(&ctx);
   WGPUFuture valid = fu_workdone(ctx.queue, WGPUCallbackMode_WaitAnyOnly, &wd);
-  fu_sleep(0.05);
+  sleep_s(0.05);
 
   WGPUFuture null_future = WGPU_FUTURE_INIT;
   CHECK_EQ(null_future.id, 0);
@@ -59,7 +59,7 @@ int main(void) {
   for (int i = 0; i < 3; i++) check_error_list(ctx.instance, valid, garbage[i]);
 
   /* A future issued by another instance. */
-  WGPUInstance other = fu_create_instance(1);
+  WGPUInstance other = create_instance(1);
   REQUIRE(other != NULL);
   WGPUFuture foreign = fu_request_adapter(other, WGPUCallbackMode_WaitAnyOnly, &other_ra);
   CHECK(foreign.id != 0);

@@ -43,7 +43,7 @@ static void hook_a(FuRec *r) {
   got.buffer_ok = b != NULL;
   uint32_t data[16] = {1, 2, 3};
   wgpuQueueWriteBuffer(ctx.queue, b, 0, data, sizeof data);
-  fu_submit_empty(&ctx);
+  submit_empty(&ctx);
   wgpuBufferRelease(b);
   got.self_poll = fu_wait1(ctx.instance, fA, 0, NULL, &got.self_poll_completed);
   got.self_timed = fu_wait1(ctx.instance, fA, FU_WAIT_S, NULL, &got.self_timed_completed);
@@ -131,7 +131,7 @@ int main(void) {
   fu_rec_init(&F, "F work-done APE (outer ProcessEvents)");
   F.hook = hook_f;
   fu_rec_init(&G, "G work-done WaitAnyOnly (nested WaitAny in F)");
-  fu_submit_empty(&ctx);
+  submit_empty(&ctx);
   fG = fu_workdone(ctx.queue, WGPUCallbackMode_WaitAnyOnly, &G);
   fF = fu_workdone(ctx.queue, WGPUCallbackMode_AllowProcessEvents, &F);
   CHECK(fu_pump_until1(ctx.instance, &F, FU_WAIT_S));

@@ -20,7 +20,7 @@ static int poll_until_both(Ctx *ctx, WGPUInstance instance, WGPUFuture a, WGPUFu
     if (st != WGPUWaitStatus_Success && st != WGPUWaitStatus_TimedOut) return -1;
     polls++;
     if (now_s() > deadline) return -2;
-    fu_sleep(0.0005);
+    sleep_s(0.0005);
   }
   (void)ctx;
   return polls;
@@ -61,7 +61,7 @@ int main(void) {
   double deadline = now_s() + 30.0;
   while (!(mine[0].completed && mine[1].completed) && now_s() < deadline) {
     fu_wait_any(ctx.instance, 2, mine, 0);
-    fu_sleep(0.0005);
+    sleep_s(0.0005);
   }
   CHECK(mine[0].completed && mine[1].completed);
   WGPUBool c = WGPU_FALSE;

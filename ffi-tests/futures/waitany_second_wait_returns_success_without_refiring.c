@@ -69,7 +69,7 @@ int main(void) {
   for (int i = 0; i < MANY; i++) {
     fu_rec_init(&many[i], "newer work-done");
     rm[i] = &many[i];
-    fu_submit_empty(&ctx);
+    submit_empty(&ctx);
     fm[i] = fu_workdone(ctx.queue, WGPUCallbackMode_WaitAnyOnly, &many[i]);
   }
   check_rewait(ctx.instance, f_wd, &wd_w);
@@ -81,7 +81,7 @@ int main(void) {
   check_rewait(ctx.instance, fm[0], &many[0]);
 
   /* A delivered future next to a pending one: a poll gives Success, not TimedOut. */
-  FuJob job = fu_calibrate(&ctx, 1, 0.2);
+  SpinJob job = fu_calibrate(&ctx, 1, 0.2);
   WGPUBuffer out = submit_spin_job(&ctx, job.iterations, job.dispatches);
   WGPUFuture f_pending = fu_workdone(ctx.queue, WGPUCallbackMode_WaitAnyOnly, &pending);
   WGPUFutureWaitInfo two[2] = {WGPU_FUTURE_WAIT_INFO_INIT, WGPU_FUTURE_WAIT_INFO_INIT};

@@ -62,7 +62,7 @@ int main(void) {
 
   /* A future that completes during the wait (a job of ~100 ms). */
   fu_rec_init(&during, "work-done completing during the wait");
-  FuJob job = fu_calibrate(&ctx, 1, 0.1);
+  SpinJob job = fu_calibrate(&ctx, 1, 0.1);
   WGPUBuffer out = submit_spin_job(&ctx, job.iterations, job.dispatches);
   WGPUFuture fd = fu_workdone(ctx.queue, WGPUCallbackMode_WaitAnyOnly, &during);
   CHECK_EQ(fu_wait1(ctx.instance, fd, FU_WAIT_S, &during, NULL), WGPUWaitStatus_Success);

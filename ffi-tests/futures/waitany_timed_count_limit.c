@@ -56,9 +56,9 @@ int main(void) {
   Ctx ctx;
   REQUIRE(fu_ctx_init(&ctx, 1, WGPUCallbackMode_AllowSpontaneous, NULL) == 0);
   fu_rec_init(&wd, "work-done WaitAnyOnly");
-  fu_submit_empty(&ctx);
+  submit_empty(&ctx);
   WGPUFuture f = fu_workdone(ctx.queue, WGPUCallbackMode_WaitAnyOnly, &wd);
-  fu_sleep(0.05);
+  sleep_s(0.05);
 
   /* max + 1 entries (the same valid future repeated). */
   WGPUFutureWaitInfo *w = (WGPUFutureWaitInfo *)calloc(max + 1, sizeof *w);
@@ -76,7 +76,7 @@ int main(void) {
   double deadline = now_s() + FU_WAIT_S;
   while (st == WGPUWaitStatus_TimedOut && now_s() < deadline) {
     st = fu_wait_any(ctx.instance, max + 1, w, 0);
-    if (st == WGPUWaitStatus_TimedOut) fu_sleep(0.005);
+    if (st == WGPUWaitStatus_TimedOut) sleep_s(0.005);
   }
   CHECK_EQ(st, WGPUWaitStatus_Success);
   FU_CHECK_ONCE(&wd);

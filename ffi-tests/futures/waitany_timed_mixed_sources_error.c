@@ -41,11 +41,11 @@ int main(void) {
   REQUIRE(ctx2.device != NULL);
   ctx2.queue = wgpuDeviceGetQueue(ctx2.device);
 
-  FuJob job = fu_calibrate(&ctx, 1, 0.4);
+  SpinJob job = fu_calibrate(&ctx, 1, 0.4);
   REQUIRE(job.ok);
 
   /* A delivered queue future, for the last part. */
-  fu_submit_empty(&ctx);
+  submit_empty(&ctx);
   WGPUFuture f_done = fu_workdone(ctx.queue, WGPUCallbackMode_WaitAnyOnly, &wd_done);
   CHECK_EQ(fu_wait1(ctx.instance, f_done, FU_WAIT_S, &wd_done, NULL), WGPUWaitStatus_Success);
 

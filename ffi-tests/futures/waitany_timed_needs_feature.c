@@ -27,9 +27,9 @@ int main(void) {
   fu_rec_init(&ra, "request adapter on NULL-descriptor instance");
 
   /* Complete but undelivered. */
-  fu_submit_empty(&ctx);
+  submit_empty(&ctx);
   WGPUFuture f = fu_workdone(ctx.queue, WGPUCallbackMode_WaitAnyOnly, &wd);
-  fu_sleep(0.1);
+  sleep_s(0.1);
   check_timed_error(ctx.instance, f);
   FU_CHECK_NOT_CALLED(&wd);
   WGPUBool completed = WGPU_FALSE;
@@ -41,7 +41,7 @@ int main(void) {
   FU_CHECK_ONCE(&wd);
 
   /* Pending. */
-  FuJob job = fu_calibrate(&ctx, 0, 0.2);
+  SpinJob job = fu_calibrate(&ctx, 0, 0.2);
   WGPUBuffer out = submit_spin_job(&ctx, job.iterations, job.dispatches);
   WGPUFuture fp = fu_workdone(ctx.queue, WGPUCallbackMode_WaitAnyOnly, &pending);
   check_timed_error(ctx.instance, fp);

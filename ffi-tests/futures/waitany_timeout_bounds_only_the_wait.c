@@ -19,7 +19,7 @@ int main(void) {
   fu_rec_init(&slow_cb, "pop error scope whose callback sleeps 300 ms");
   fu_rec_init(&wake, "work-done of a 200 ms job, 10 s timeout");
 
-  FuJob job = fu_calibrate(&ctx, 1, 0.4);
+  SpinJob job = fu_calibrate(&ctx, 1, 0.4);
   REQUIRE(job.ok);
 
   /* TimedOut after about the timeout. */
@@ -55,7 +55,7 @@ int main(void) {
   /* A slow callback does not turn the wait into TimedOut. */
   slow_cb.sleep_s = 0.3;
   WGPUFuture fp = fu_push_pop(ctx.device, WGPUCallbackMode_WaitAnyOnly, &slow_cb);
-  fu_sleep(0.02);
+  sleep_s(0.02);
   t0 = now_s();
   completed = WGPU_FALSE;
   CHECK_EQ(fu_wait1(ctx.instance, fp, 0.02, &slow_cb, &completed), WGPUWaitStatus_Success);

@@ -8,12 +8,12 @@
 
 int main(void) {
   fu_begin(30);
-  WGPUInstance plain = fu_create_instance(0);
+  WGPUInstance plain = create_instance(0);
   REQUIRE(plain != NULL);
   CHECK_EQ(wgpuInstanceWaitAny(plain, 0, NULL, 1), WGPUWaitStatus_Error);
   CHECK_EQ(wgpuInstanceWaitAny(plain, 0, NULL, UINT64_MAX), WGPUWaitStatus_Error);
   CHECK_EQ(wgpuInstanceWaitAny(plain, 0, NULL, 0), WGPUWaitStatus_Success);
-  WGPUInstance timed = fu_create_instance(1);
+  WGPUInstance timed = create_instance(1);
   REQUIRE(timed != NULL);
   CHECK_EQ(wgpuInstanceWaitAny(timed, 0, NULL, 1), WGPUWaitStatus_Success);
   CHECK_EQ(wgpuInstanceWaitAny(timed, 0, NULL, UINT64_MAX), WGPUWaitStatus_Success);

@@ -65,7 +65,7 @@ int main(void) {
   /* A future that completes while both threads wait. */
   fu_rec_init(&slow, "work-done whose callback sleeps 100 ms");
   slow.sleep_s = 0.1;
-  FuJob job = fu_calibrate(&ctx, 1, 0.15);
+  SpinJob job = fu_calibrate(&ctx, 1, 0.15);
   WGPUBuffer out = submit_spin_job(&ctx, job.iterations, job.dispatches);
   WGPUFuture f = fu_workdone(ctx.queue, WGPUCallbackMode_WaitAnyOnly, &slow);
   run_pair(ctx.instance, f, &slow);

@@ -22,7 +22,7 @@ static double t_unmap;
 
 static void *unmapper(void *arg) {
   (void)arg;
-  fu_sleep(0.03);
+  sleep_s(0.03);
   t_unmap = now_s();
   atomic_store(&unmap_started, 1);
   wgpuBufferUnmap(busy);
@@ -32,7 +32,7 @@ static void *unmapper(void *arg) {
 int main(void) {
   fu_begin(120);
   REQUIRE(fu_ctx_init(&ctx, 1, WGPUCallbackMode_AllowSpontaneous, NULL) == 0);
-  FuJob job = fu_calibrate(&ctx, 1, 0.4);
+  SpinJob job = fu_calibrate(&ctx, 1, 0.4);
   REQUIRE(job.ok);
 
   int early_ok = 0;

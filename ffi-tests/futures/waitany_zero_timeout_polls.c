@@ -17,7 +17,7 @@ int main(void) {
   fu_rec_init(&mp, "map WaitAnyOnly");
   fu_rec_init(&pop, "pop WaitAnyOnly");
 
-  FuJob job = fu_calibrate(&ctx, 0, 0.3);
+  SpinJob job = fu_calibrate(&ctx, 0, 0.3);
   REQUIRE(job.ok);
   WGPUBuffer buf = fu_busy_map_buffer(&ctx, job.iterations, job.dispatches);
   WGPUFuture f_wd = fu_workdone(ctx.queue, WGPUCallbackMode_WaitAnyOnly, &wd);
@@ -49,7 +49,7 @@ int main(void) {
     polls++;
     if (st == WGPUWaitStatus_TimedOut) {
       FU_CHECK_NOT_CALLED(&wd);
-      fu_sleep(0.002);
+      sleep_s(0.002);
     }
   }
   CHECK_EQ(st, WGPUWaitStatus_Success);

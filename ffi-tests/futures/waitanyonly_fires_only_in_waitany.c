@@ -34,7 +34,7 @@ int main(void) {
   CHECK(fu_pump_until1(ctx.instance, &probe_rec, FU_WAIT_S));
   for (int i = 0; i < 20; i++) {
     fu_process_events(ctx.instance);
-    fu_sleep(0.005);
+    sleep_s(0.005);
   }
   FU_CHECK_NOT_CALLED(&map_rec);
   FU_CHECK_NOT_CALLED(&wd_rec);

@@ -30,7 +30,7 @@ static void issue(Ctx *ctx, WGPUCallbackMode mode, FuRec *r, WGPUFuture *fs, WGP
         break;
       }
       default:
-        fu_submit_empty(ctx);
+        submit_empty(ctx);
         break;
     }
     fs[i] = fu_workdone(ctx->queue, mode, &r[i]);

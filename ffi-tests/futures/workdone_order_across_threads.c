@@ -24,7 +24,7 @@ static void *worker(void *arg) {
     switch (seed >> 29) {
       case 0:
       case 1:
-        fu_submit_empty(&ctx);
+        submit_empty(&ctx);
         break;
       case 2: {
         uint32_t data[4] = {(uint32_t)i, (uint32_t)t, 0, 0};
@@ -60,7 +60,7 @@ int main(void) {
   double deadline = now_s() + FU_WAIT_S;
   while ((atomic_load(&registering) > 0 || !all_called()) && now_s() < deadline) {
     wgpuInstanceProcessEvents(ctx.instance);
-    fu_sleep(0.0002);
+    sleep_s(0.0002);
   }
   for (int t = 0; t < THREADS; t++) pthread_join(th[t], NULL);
   wgpuInstanceProcessEvents(ctx.instance);
