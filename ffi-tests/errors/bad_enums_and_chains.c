@@ -36,7 +36,7 @@ static WGPUBindGroupLayoutEntry storage_entry(void) {
 }
 
 int main(void) {
-  mu_start_watchdog(60);
+  start_watchdog(60);
   Ctx ctx;
   REQUIRE(ctx_init(&ctx) == 0);
   WGPUBuffer bufs[16];

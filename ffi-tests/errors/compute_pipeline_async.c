@@ -79,7 +79,7 @@ static int pipeline_works(Ctx *ctx, WGPUComputePipeline p) {
 }
 
 int main(void) {
-  mu_start_watchdog(60);
+  start_watchdog(60);
   Ctx ctx;
   REQUIRE(ctx_init(&ctx) == 0);
   WGPUShaderModule m = make_wgsl(ctx.device, MU_DOUBLE_WGSL);

@@ -10,7 +10,7 @@
 static int g_tag;
 
 int main(void) {
-  mu_start_watchdog(60);
+  start_watchdog(60);
   WGPUInstance inst = mu_create_instance(0);
   REQUIRE(inst != NULL);
 
@@ -44,7 +44,7 @@ int main(void) {
   wgpuDeviceDestroy(dev); /* second destroy */
   for (int i = 0; i < 5; i++) {
     wgpuInstanceProcessEvents(inst);
-    mu_sleep_ms(10);
+    sleep_ms(10);
   }
   CHECK_EQ(mu_wait(inst, wgpuDeviceGetLostFuture(dev)), WGPUWaitStatus_Success);
   CHECK_EQ(atomic_load(&lost.calls), 1);
@@ -56,7 +56,7 @@ int main(void) {
   CHECK(lost.userdata2 == &g_tag);
   CHECK_EQ(wgpuDeviceGetLostFuture(dev).id, lf1.id);
   wgpuDeviceRelease(dev);
-  mu_sleep_ms(10);
+  sleep_ms(10);
   CHECK_EQ(atomic_load(&lost.calls), 1); /* the release does not call it again */
   wgpuAdapterRelease(a1);
 
@@ -73,7 +73,7 @@ int main(void) {
   wgpuDeviceDestroy(dev2);
   for (int i = 0; i < 5; i++) {
     wgpuInstanceProcessEvents(inst);
-    mu_sleep_ms(10);
+    sleep_ms(10);
   }
   CHECK_EQ(atomic_load(&lost2.calls), 0); /* only WaitAny delivers it */
   CHECK_EQ(mu_wait(inst, lf), WGPUWaitStatus_Success);

@@ -7,7 +7,7 @@
 #include "../mapping/mapping_util.h"
 
 int main(void) {
-  mu_start_watchdog(60);
+  start_watchdog(60);
   WGPUInstance inst = mu_create_instance(0);
   REQUIRE(inst != NULL);
   DeviceRequest req;
@@ -26,7 +26,7 @@ int main(void) {
 
     wgpuDeviceAddRef(dev);
     wgpuDeviceRelease(dev); /* one ref left: nothing happens */
-    mu_sleep_ms(20);
+    sleep_ms(20);
     CHECK_EQ(atomic_load(&lost.calls), 0);
 
     wgpuDeviceRelease(dev); /* last */

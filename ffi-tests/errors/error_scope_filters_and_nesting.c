@@ -15,7 +15,7 @@ static PopResult pop(Ctx *ctx) {
 }
 
 int main(void) {
-  mu_start_watchdog(60);
+  start_watchdog(60);
   Ctx ctx;
   REQUIRE(ctx_init(&ctx) == 0);
   WGPUBuffer junk[16];
@@ -99,7 +99,7 @@ int main(void) {
     info.userdata1 = &sr;
     WGPUFuture f = wgpuDevicePopErrorScope(ctx.device, info);
     double deadline = now_s() + 5.0;
-    while (*(volatile int *)&sr.calls == 0 && now_s() < deadline) mu_sleep_ms(2);
+    while (*(volatile int *)&sr.calls == 0 && now_s() < deadline) sleep_ms(2);
     CHECK_EQ(sr.calls, 1);
     CHECK_EQ(sr.type, WGPUErrorType_Validation);
     CHECK_EQ(mu_wait(ctx.instance, f), WGPUWaitStatus_Success);

@@ -38,7 +38,7 @@ static void run_b(ThreadArg *a) {
 }
 
 int main(void) {
-  mu_start_watchdog(60);
+  start_watchdog(60);
   Ctx ctx;
   REQUIRE(ctx_init(&ctx) == 0);
 

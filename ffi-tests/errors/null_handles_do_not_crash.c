@@ -56,7 +56,7 @@ static void noop_cpa(WGPUCreatePipelineAsyncStatus s, WGPUComputePipeline p, WGP
 }
 
 int main(void) {
-  mu_start_watchdog(60);
+  start_watchdog(60);
   signal(SIGSEGV, on_signal);
   signal(SIGBUS, on_signal);
   signal(SIGABRT, on_signal);

@@ -20,7 +20,7 @@ static void one(WGPUInstance inst, WGPUAdapter adapter, const WGPUDeviceDescript
   CHECK(got);
   for (int i = 0; i < 5; i++) {
     wgpuInstanceProcessEvents(inst);
-    mu_sleep_ms(10);
+    sleep_ms(10);
   }
   CHECK_EQ(atomic_load(&lost->calls), 1);
   CHECK_EQ(atomic_load(&lost->reason), WGPUDeviceLostReason_FailedCreation);
@@ -30,7 +30,7 @@ static void one(WGPUInstance inst, WGPUAdapter adapter, const WGPUDeviceDescript
 }
 
 int main(void) {
-  mu_start_watchdog(60);
+  start_watchdog(60);
   WGPUInstance inst = mu_create_instance(0);
   REQUIRE(inst != NULL);
 

@@ -87,7 +87,7 @@ static void check_bad(Ctx *ctx, const char *code, uint64_t want_line, const char
 }
 
 int main(void) {
-  mu_start_watchdog(60);
+  start_watchdog(60);
   Ctx ctx;
   REQUIRE(ctx_init(&ctx) == 0);
 

@@ -9,7 +9,7 @@
 static int g_tag2;
 
 int main(void) {
-  mu_start_watchdog(60);
+  start_watchdog(60);
   WGPUInstance inst = mu_create_instance(0);
   REQUIRE(inst != NULL);
   WGPUAdapter adapter = mu_request_adapter(inst);
@@ -29,7 +29,7 @@ int main(void) {
   /* One error -> one call. */
   WGPUBuffer b1 = mu_bad_buffer(device);
   CHECK(mu_sleep_until(&err.calls, 1, 1000));
-  mu_sleep_ms(20);
+  sleep_ms(20);
   CHECK_EQ(atomic_load(&err.calls), 1);
   CHECK_EQ(atomic_load(&err.type), WGPUErrorType_Validation);
   CHECK(atomic_load(&err.msg_nonempty));
@@ -40,19 +40,19 @@ int main(void) {
   WGPUBuffer b2 = mu_bad_buffer(device);
   WGPUBuffer b3 = make_buffer(device, 16, WGPUBufferUsage_CopySrc | ((WGPUBufferUsage)1 << 33), 0);
   CHECK(mu_sleep_until(&err.calls, 3, 1000));
-  mu_sleep_ms(20);
+  sleep_ms(20);
   CHECK_EQ(atomic_load(&err.calls), 3);
 
   /* A captured error does not reach it. */
   wgpuDevicePushErrorScope(device, WGPUErrorFilter_Validation);
   WGPUBuffer b4 = mu_bad_buffer(device);
   CHECK_EQ(mu_pop_type_dev(inst, device), WGPUErrorType_Validation);
-  mu_sleep_ms(20);
+  sleep_ms(20);
   CHECK_EQ(atomic_load(&err.calls), 3);
 
   /* A valid call does not reach it. */
   WGPUBuffer ok = make_buffer(device, 16, WGPUBufferUsage_CopyDst, 0);
-  mu_sleep_ms(20);
+  sleep_ms(20);
   CHECK_EQ(atomic_load(&err.calls), 3);
 
   /* Device lost: no more calls, whatever happens. */
@@ -71,7 +71,7 @@ int main(void) {
   wgpuQueueWriteBuffer(q, ok, 3, &g_tag2, 3); /* misaligned write */
   for (int i = 0; i < 10; i++) {
     wgpuInstanceProcessEvents(inst);
-    mu_sleep_ms(10);
+    sleep_ms(10);
   }
   CHECK_EQ(atomic_load(&err.calls), at_loss);
 
@@ -82,7 +82,7 @@ int main(void) {
   for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
     if (all[i]) wgpuBufferRelease(all[i]);
   wgpuDeviceRelease(device);
-  mu_sleep_ms(10);
+  sleep_ms(10);
   CHECK_EQ(atomic_load(&err.calls), at_loss);
   CHECK_EQ(atomic_load(&lost.calls), 1);
   wgpuAdapterRelease(adapter);

@@ -7,7 +7,7 @@
 
 int main(void) {
   fault_plan("create-oom@2");
-  mu_start_watchdog(60);
+  start_watchdog(60);
   Ctx ctx;
   REQUIRE(ctx_init(&ctx) == 0);
   WGPUBuffer first = make_buffer(ctx.device, 64, WGPUBufferUsage_CopyDst, 0);

@@ -15,7 +15,7 @@ static inline void fault_plan(const char *spec) { setenv("WGPU_SHIM_FAULT", spec
 static inline int fault_wait_lost(Ctx *ctx) {
   for (int i = 0; i < 5000 && ctx->lost_calls == 0; i++) {
     wgpuInstanceProcessEvents(ctx->instance);
-    mu_sleep_ms(1);
+    sleep_ms(1);
   }
   return ctx->lost_calls;
 }

@@ -13,7 +13,7 @@ static void on_done(WGPUQueueWorkDoneStatus status, WGPUStringView m, void *u1, 
 
 int main(void) {
   fault_plan("lose-mid-map");
-  mu_start_watchdog(60);
+  start_watchdog(60);
   Ctx ctx;
   REQUIRE(ctx_init(&ctx) == 0);
   WGPUBuffer buf = mu_buffer_with_data(&ctx, 256, WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst, 1);

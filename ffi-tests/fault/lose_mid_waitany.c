@@ -8,7 +8,7 @@
 
 int main(void) {
   fault_plan("lose-mid-waitany@3");
-  mu_start_watchdog(60);
+  start_watchdog(60);
   Ctx ctx;
   REQUIRE(ctx_init(&ctx) == 0);
   WGPUBuffer buf = make_buffer(ctx.device, 256, WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst, 0);

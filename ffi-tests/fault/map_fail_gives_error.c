@@ -35,7 +35,7 @@ static void fails_then_works(Ctx *ctx, WGPUBuffer buf, WGPUCallbackMode mode, ui
 
 int main(void) {
   fault_plan("map-fail@1,map-fail@3");
-  mu_start_watchdog(60);
+  start_watchdog(60);
   Ctx ctx;
   REQUIRE(ctx_init(&ctx) == 0);
   WGPUBuffer buf = mu_buffer_with_data(&ctx, 256, WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst, 7);

@@ -45,7 +45,7 @@ static void pending_case(Ctx *ctx, WGPUCallbackMode mode, uint32_t delay_workgro
 }
 
 int main(void) {
-  mu_start_watchdog(60);
+  start_watchdog(60);
   Ctx ctx;
   REQUIRE(ctx_init(&ctx) == 0);
 

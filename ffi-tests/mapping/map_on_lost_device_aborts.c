@@ -25,7 +25,7 @@ static void expect_aborted(Ctx *ctx, WGPUBuffer buf, WGPUMapMode mode, WGPUCallb
 }
 
 int main(void) {
-  mu_start_watchdog(60);
+  start_watchdog(60);
 
   /* --- After wgpuDeviceDestroy. --- */
   Ctx ctx;

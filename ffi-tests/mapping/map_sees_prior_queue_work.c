@@ -26,7 +26,7 @@ static void on_done_order(WGPUQueueWorkDoneStatus s, WGPUStringView m, void *u1,
 }
 
 int main(void) {
-  mu_start_watchdog(60);
+  start_watchdog(60);
   Ctx ctx;
   REQUIRE(ctx_init(&ctx) == 0);
 
@@ -89,7 +89,7 @@ int main(void) {
   double deadline = now_s() + 10.0 * harness_time_scale();
   while ((g_map_order == 0 || g_done_order == 0) && now_s() < deadline) {
     wgpuInstanceProcessEvents(ctx.instance);
-    mu_sleep_ms(1);
+    sleep_ms(1);
   }
   CHECK_EQ(g_map_order, 1);
   CHECK_EQ(g_done_order, 2);

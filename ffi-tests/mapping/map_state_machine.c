@@ -13,7 +13,7 @@ static void on_work_done(WGPUQueueWorkDoneStatus status, WGPUStringView message,
 }
 
 int main(void) {
-  mu_start_watchdog(60);
+  start_watchdog(60);
   Ctx ctx;
   REQUIRE(ctx_init(&ctx) == 0);
 
@@ -34,7 +34,7 @@ int main(void) {
   /* ProcessEvents never delivers a WaitAnyOnly callback. */
   for (int i = 0; i < 5; i++) {
     wgpuInstanceProcessEvents(ctx.instance);
-    mu_sleep_ms(10);
+    sleep_ms(10);
   }
   CHECK_EQ(atomic_load(&r.calls), 0);
   CHECK_EQ(wgpuBufferGetMapState(buf), WGPUBufferMapState_Pending);
@@ -101,7 +101,7 @@ int main(void) {
   w.probe_offset = 56;
   WGPUFuture wfut = mu_map_async(wbuf, WGPUMapMode_Write, 0, 64, WGPUCallbackMode_AllowProcessEvents, &w);
   CHECK_EQ(wgpuBufferGetMapState(wbuf), WGPUBufferMapState_Pending);
-  mu_sleep_ms(50); /* no delivery without WaitAny / ProcessEvents */
+  sleep_ms(50); /* no delivery without WaitAny / ProcessEvents */
   CHECK_EQ(atomic_load(&w.calls), 0);
   CHECK_EQ(wgpuBufferGetMapState(wbuf), WGPUBufferMapState_Pending);
   CHECK(mu_poll_until(ctx.instance, &w.calls, 1, 10000));

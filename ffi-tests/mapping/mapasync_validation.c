@@ -32,7 +32,7 @@ static void expect_map_error(Ctx *ctx, WGPUBuffer buf, WGPUMapMode mode, size_t 
 }
 
 int main(void) {
-  mu_start_watchdog(60);
+  start_watchdog(60);
   Ctx ctx;
   REQUIRE(ctx_init(&ctx) == 0);
 

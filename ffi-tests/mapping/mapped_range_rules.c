@@ -15,7 +15,7 @@
 #define STATUS_ERR(call) CHECK_EQ((call), WGPUStatus_Error)
 
 int main(void) {
-  mu_start_watchdog(60);
+  start_watchdog(60);
   Ctx ctx;
   REQUIRE(ctx_init(&ctx) == 0);
 

@@ -1,12 +1,12 @@
 /* Helpers for the mapping/, errors/ and objects/ tests (header-only).
  *
  * Include this header FIRST (before any system header): it selects POSIX
- * 2008 for nanosleep/_exit under -std=c11. From another group use
+ * 2008 for the tests' POSIX calls under -std=c11. From another group use
  *   #include "../mapping/mapping_util.h"
  *
  * Every helper is `static inline` so that a test that does not use one gets no
- * unused-function warning. Every wait is bounded (MU_WAIT_NS), and
- * mu_start_watchdog() ends a hung test with exit code 3. */
+ * unused-function warning. Every wait is bounded (MU_WAIT_NS), and the
+ * harness's start_watchdog() ends a hung test with exit code 3. */
 #ifndef WGPU_SHIM_MAPPING_UTIL_H
 #define WGPU_SHIM_MAPPING_UTIL_H
 
@@ -27,38 +27,6 @@
 /* Timeout of every bounded WaitAny in these tests: 10 s. */
 /* 10 s, times WGPU_SHIM_TEST_TIME_SCALE (harness_time_scale). */
 #define MU_WAIT_NS (10000000000ull * harness_time_scale())
-
-/* ------------------------------------------------------------------------ */
-/* Time, watchdog */
-
-static inline void mu_sleep_ms(unsigned ms) {
-  struct timespec ts;
-  ts.tv_sec = (time_t)(ms / 1000u);
-  ts.tv_nsec = (long)(ms % 1000u) * 1000000L;
-  while (nanosleep(&ts, &ts) != 0) {
-  }
-}
-
-static inline void *mu_watchdog_main(void *arg) {
-  unsigned seconds = (unsigned)(uintptr_t)arg * harness_time_scale();
-  mu_sleep_ms(seconds * 1000u);
-  fprintf(stderr, "FAIL watchdog: test still running after %u s (hang)\n", seconds);
-  fflush(stderr);
-  _exit(3);
-  return NULL;
-}
-
-/* Ends the process with exit code 3 after `seconds` (a hung implementation). */
-static inline void mu_start_watchdog(unsigned seconds) {
-  pthread_t t;
-  pthread_attr_t attr;
-  pthread_attr_init(&attr);
-  pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-  if (pthread_create(&t, &attr, mu_watchdog_main, (void *)(uintptr_t)seconds) != 0) {
-    fprintf(stderr, "could not start the watchdog thread\n");
-  }
-  pthread_attr_destroy(&attr);
-}
 
 /* ------------------------------------------------------------------------ */
 /* Strings */
@@ -102,7 +70,7 @@ static inline int mu_poll_until(WGPUInstance instance, atomic_int *counter, int 
     if (atomic_load(counter) >= target) return 1;
     if (now_s() > deadline) return 0;
     if (instance) wgpuInstanceProcessEvents(instance);
-    mu_sleep_ms(2);
+    sleep_ms(2);
   }
 }
 
@@ -112,7 +80,7 @@ static inline int mu_sleep_until(atomic_int *counter, int target, unsigned ms) {
   for (;;) {
     if (atomic_load(counter) >= target) return 1;
     if (now_s() > deadline) return 0;
-    mu_sleep_ms(2);
+    sleep_ms(2);
   }
 }
 
@@ -257,8 +225,8 @@ static inline WGPUErrorType mu_pop_type(Ctx *ctx) { return mu_pop_type_dev(ctx->
 static inline int mu_uncaptured_since(Ctx *ctx, int before, unsigned ms) {
   volatile int *count = &ctx->uncaptured_errors;
   double deadline = now_s() + ms / 1000.0 * harness_time_scale();
-  while (*count == before && now_s() < deadline) mu_sleep_ms(2);
-  mu_sleep_ms(10);
+  while (*count == before && now_s() < deadline) sleep_ms(2);
+  sleep_ms(10);
   return *count - before;
 }
 
@@ -270,10 +238,7 @@ static inline void mu_copy(Ctx *ctx, WGPUBuffer src, uint64_t src_offset, WGPUBu
                            uint64_t size) {
   WGPUCommandEncoder enc = wgpuDeviceCreateCommandEncoder(ctx->device, NULL);
   wgpuCommandEncoderCopyBufferToBuffer(enc, src, src_offset, dst, dst_offset, size);
-  WGPUCommandBuffer cmd = wgpuCommandEncoderFinish(enc, NULL);
-  wgpuQueueSubmit(ctx->queue, 1, &cmd);
-  wgpuCommandBufferRelease(cmd);
-  wgpuCommandEncoderRelease(enc);
+  submit_encoder(ctx, enc);
 }
 
 /* Reads `size` bytes (multiple of 4) of `src` (needs CopySrc) at `offset`
@@ -317,19 +282,11 @@ static const char *const MU_DELAY_WGSL =
 /* Workgroups of MU_DELAY_WGSL for about 100 ms on lavapipe. */
 #define MU_DELAY_100MS 15u
 
-/* Records `workgroups` workgroups of the delay shader into `enc` (outside
- * any pass) and returns its output buffer (Storage | CopySrc, 256 bytes),
- * which the caller releases. Record the work that must wait for the job in
- * the SAME command buffer: on lavapipe a second QueueSubmit blocks until the
- * previous submission has finished, so a job in its own submission is already
- * over when the next submit returns. */
+/* Records `workgroups` workgroups of the delay shader into `enc` (with
+ * encode_compute_job: record the work that must wait for the job in the SAME
+ * command buffer) and returns its output buffer (Storage | CopySrc, 256
+ * bytes), which the caller releases. */
 static inline WGPUBuffer mu_encode_delay(Ctx *ctx, WGPUCommandEncoder enc, uint32_t workgroups) {
-  WGPUShaderModule module = make_wgsl(ctx->device, MU_DELAY_WGSL);
-  WGPUComputePipelineDescriptor pdesc = WGPU_COMPUTE_PIPELINE_DESCRIPTOR_INIT;
-  pdesc.compute.module = module;
-  pdesc.compute.entryPoint = sv("main");
-  WGPUComputePipeline pipeline = wgpuDeviceCreateComputePipeline(ctx->device, &pdesc);
-  WGPUBuffer out = make_buffer(ctx->device, 256, WGPUBufferUsage_Storage | WGPUBufferUsage_CopySrc, 0);
   WGPUBuffer params = make_buffer(ctx->device, 16, WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst, 1);
   uint32_t *p = (uint32_t *)wgpuBufferGetMappedRange(params, 0, 16);
   if (p) {
@@ -337,30 +294,8 @@ static inline WGPUBuffer mu_encode_delay(Ctx *ctx, WGPUCommandEncoder enc, uint3
     p[1] = p[2] = p[3] = 0;
   }
   wgpuBufferUnmap(params);
-  WGPUBindGroupLayout bgl = wgpuComputePipelineGetBindGroupLayout(pipeline, 0);
-  WGPUBindGroupEntry entries[2] = {WGPU_BIND_GROUP_ENTRY_INIT, WGPU_BIND_GROUP_ENTRY_INIT};
-  entries[0].binding = 0;
-  entries[0].buffer = out;
-  entries[0].size = WGPU_WHOLE_SIZE;
-  entries[1].binding = 1;
-  entries[1].buffer = params;
-  entries[1].size = WGPU_WHOLE_SIZE;
-  WGPUBindGroupDescriptor bdesc = WGPU_BIND_GROUP_DESCRIPTOR_INIT;
-  bdesc.layout = bgl;
-  bdesc.entryCount = 2;
-  bdesc.entries = entries;
-  WGPUBindGroup group = wgpuDeviceCreateBindGroup(ctx->device, &bdesc);
-  WGPUComputePassEncoder pass = wgpuCommandEncoderBeginComputePass(enc, NULL);
-  wgpuComputePassEncoderSetPipeline(pass, pipeline);
-  wgpuComputePassEncoderSetBindGroup(pass, 0, group, 0, NULL);
-  wgpuComputePassEncoderDispatchWorkgroups(pass, workgroups, 1, 1);
-  wgpuComputePassEncoderEnd(pass);
-  wgpuComputePassEncoderRelease(pass);
-  wgpuBindGroupRelease(group);
-  wgpuBindGroupLayoutRelease(bgl);
+  WGPUBuffer out = encode_compute_job(ctx, enc, MU_DELAY_WGSL, params, workgroups, 1);
   wgpuBufferRelease(params);
-  wgpuComputePipelineRelease(pipeline);
-  wgpuShaderModuleRelease(module);
   return out;
 }
 
@@ -378,10 +313,7 @@ static inline void mu_gpu_delay(Ctx *ctx, uint32_t workgroups, WGPUBuffer dst, W
     wgpuCommandEncoderCopyBufferToBuffer(enc, job, 0, scratch, 0, 256);
     wgpuCommandEncoderCopyBufferToBuffer(enc, read_src, 0, scratch, 256, 256);
   }
-  WGPUCommandBuffer cmd = wgpuCommandEncoderFinish(enc, NULL);
-  wgpuQueueSubmit(ctx->queue, 1, &cmd);
-  wgpuCommandBufferRelease(cmd);
-  wgpuCommandEncoderRelease(enc);
+  submit_encoder(ctx, enc);
   if (scratch) wgpuBufferRelease(scratch);
   wgpuBufferRelease(job);
 }
@@ -402,27 +334,18 @@ static inline void mu_fill(void *p, size_t n, uint32_t seed) {
   for (size_t i = 0; i < n; i++) b[i] = (uint8_t)((i * 131u + seed * 7u + (i >> 8)) & 0xFF);
 }
 
-/* Submits an empty command buffer (wgpu-core performs QueueWriteBuffer
- * writes at the next submit; this keeps tests that are about something else
- * independent of that). */
-static inline void mu_submit_empty(Ctx *ctx) {
-  WGPUCommandEncoder enc = wgpuDeviceCreateCommandEncoder(ctx->device, NULL);
-  WGPUCommandBuffer cmd = wgpuCommandEncoderFinish(enc, NULL);
-  wgpuQueueSubmit(ctx->queue, 1, &cmd);
-  wgpuCommandBufferRelease(cmd);
-  wgpuCommandEncoderRelease(enc);
-}
-
 /* A buffer of `size` bytes with `usage`, holding mu_fill(seed) contents
  * written through QueueWriteBuffer (usage must include CopyDst), followed by
- * a submit. */
+ * an empty submit (wgpu-core performs QueueWriteBuffer writes at the next
+ * submit; this keeps tests that are about something else independent of
+ * that). */
 static inline WGPUBuffer mu_buffer_with_data(Ctx *ctx, uint64_t size, WGPUBufferUsage usage, uint32_t seed) {
   WGPUBuffer b = make_buffer(ctx->device, size, usage, 0);
   uint8_t *tmp = (uint8_t *)malloc((size_t)size);
   mu_fill(tmp, (size_t)size, seed);
   wgpuQueueWriteBuffer(ctx->queue, b, 0, tmp, (size_t)size);
   free(tmp);
-  mu_submit_empty(ctx);
+  submit_empty(ctx);
   return b;
 }
 
@@ -438,23 +361,8 @@ static inline WGPUInstance mu_create_instance(int multiple_devices_per_adapter) 
   return wgpuCreateInstance(&desc);
 }
 
-static inline void mu_on_adapter(WGPURequestAdapterStatus status, WGPUAdapter adapter, WGPUStringView message,
-                                 void *u1, void *u2) {
-  (void)message;
-  (void)u2;
-  *(WGPUAdapter *)u1 = status == WGPURequestAdapterStatus_Success ? adapter : NULL;
-}
-
-static inline WGPUAdapter mu_request_adapter(WGPUInstance instance) {
-  WGPUAdapter adapter = NULL;
-  WGPURequestAdapterCallbackInfo cb = WGPU_REQUEST_ADAPTER_CALLBACK_INFO_INIT;
-  cb.mode = WGPUCallbackMode_WaitAnyOnly;
-  cb.callback = mu_on_adapter;
-  cb.userdata1 = &adapter;
-  WGPUFuture f = wgpuInstanceRequestAdapter(instance, NULL, cb);
-  if (mu_wait(instance, f) != WGPUWaitStatus_Success) return NULL;
-  return adapter;
-}
+/* An adapter of `instance` (request_adapter, waited at most MU_WAIT_NS). */
+static inline WGPUAdapter mu_request_adapter(WGPUInstance instance) { return request_adapter(instance, MU_WAIT_NS); }
 
 typedef struct {
   int calls;

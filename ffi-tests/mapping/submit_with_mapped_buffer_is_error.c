@@ -14,7 +14,7 @@ static WGPUCommandBuffer copy_cmd(Ctx *ctx, WGPUBuffer src, WGPUBuffer dst, uint
 }
 
 int main(void) {
-  mu_start_watchdog(60);
+  start_watchdog(60);
   Ctx ctx;
   REQUIRE(ctx_init(&ctx) == 0);
 

@@ -59,7 +59,7 @@ static void one_mode(Ctx *ctx, WGPUCallbackMode mode, WGPUMapMode map_mode, uint
   CHECK(completed);
 
   /* Let the GPU work finish: the old result must not map the buffer. */
-  mu_sleep_ms(50);
+  sleep_ms(50);
   wgpuInstanceProcessEvents(ctx->instance);
   CHECK_EQ(atomic_load(&r.calls), 1);
   CHECK_EQ(wgpuBufferGetMapState(buf), WGPUBufferMapState_Unmapped);
@@ -75,7 +75,7 @@ static void one_mode(Ctx *ctx, WGPUCallbackMode mode, WGPUMapMode map_mode, uint
 }
 
 int main(void) {
-  mu_start_watchdog(60);
+  start_watchdog(60);
   Ctx ctx;
   REQUIRE(ctx_init(&ctx) == 0);
 

@@ -16,7 +16,7 @@ static void submit_using(Ctx *ctx, WGPUBuffer src, WGPUBuffer dst) {
 }
 
 int main(void) {
-  mu_start_watchdog(60);
+  start_watchdog(60);
   Ctx ctx;
   REQUIRE(ctx_init(&ctx) == 0);
   WGPUBuffer dst = make_buffer(ctx.device, 16, WGPUBufferUsage_CopyDst, 0);

@@ -192,7 +192,7 @@ static void arrays_work(void) {
 }
 
 int main(void) {
-  mu_start_watchdog(60);
+  start_watchdog(60);
   int has_arrays = eu_adapter_has((WGPUFeatureName)WGPUNativeFeature_TextureBindingArray);
   printf("adapter: TextureBindingArray %d\n", has_arrays);
   Ctx ctx;

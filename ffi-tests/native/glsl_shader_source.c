@@ -77,7 +77,7 @@ static void on_info(WGPUCompilationInfoRequestStatus status, const WGPUCompilati
 }
 
 int main(void) {
-  mu_start_watchdog(60);
+  start_watchdog(60);
   Ctx ctx;
   REQUIRE(eu_ctx(&ctx, NULL, 0) == 0);
 

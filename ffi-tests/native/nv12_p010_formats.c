@@ -22,7 +22,7 @@ static WGPUTexture video_texture(Ctx *ctx, WGPUTextureFormat format) {
 }
 
 int main(void) {
-  mu_start_watchdog(60);
+  start_watchdog(60);
   Ctx ctx;
   for (size_t i = 0; i < 2; i++) {
     WGPUFeatureName feature = (WGPUFeatureName)FORMATS[i].feature;

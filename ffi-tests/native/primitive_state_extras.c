@@ -39,7 +39,7 @@ static WGPUPrimitiveStateExtras extras_of(WGPUPolygonMode mode, WGPUBool conserv
 }
 
 int main(void) {
-  mu_start_watchdog(60);
+  start_watchdog(60);
   int has_line = eu_adapter_has((WGPUFeatureName)WGPUNativeFeature_PolygonModeLine);
   int has_point = eu_adapter_has((WGPUFeatureName)WGPUNativeFeature_PolygonModePoint);
   int has_conservative = eu_adapter_has((WGPUFeatureName)WGPUNativeFeature_ConservativeRasterization);

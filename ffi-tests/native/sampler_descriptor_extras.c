@@ -127,7 +127,7 @@ static void expect_sampler_error(Ctx *ctx, const WGPUSamplerDescriptor *desc, co
 }
 
 int main(void) {
-  mu_start_watchdog(60);
+  start_watchdog(60);
   int has_border = eu_adapter_has((WGPUFeatureName)WGPUNativeFeature_AddressModeClampToBorder);
   int has_zero = eu_adapter_has((WGPUFeatureName)WGPUNativeFeature_AddressModeClampToZero);
   printf("adapter: AddressModeClampToBorder %d, AddressModeClampToZero %d\n", has_border, has_zero);

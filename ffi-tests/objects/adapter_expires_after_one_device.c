@@ -21,7 +21,7 @@ static int device_works(WGPUInstance inst, WGPUDevice dev) {
 }
 
 int main(void) {
-  mu_start_watchdog(60);
+  start_watchdog(60);
   DeviceRequest req;
 
   /* --- Without MultipleDevicesPerAdapter. --- */

@@ -14,7 +14,7 @@ static int sv_ok(WGPUStringView v) {
 }
 
 int main(void) {
-  mu_start_watchdog(60);
+  start_watchdog(60);
   WGPUInstance inst = mu_create_instance(0);
   REQUIRE(inst != NULL);
   WGPUAdapter adapter = mu_request_adapter(inst);

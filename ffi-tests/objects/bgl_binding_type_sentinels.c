@@ -27,7 +27,7 @@ static WGPUBindGroup group1(Ctx *ctx, WGPUBindGroupLayout l, WGPUBuffer b) {
 }
 
 int main(void) {
-  mu_start_watchdog(60);
+  start_watchdog(60);
   Ctx ctx;
   REQUIRE(ctx_init(&ctx) == 0);
   CHECK_EQ(WGPUBufferBindingType_BindingNotUsed, 0);

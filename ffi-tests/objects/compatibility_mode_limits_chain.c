@@ -27,7 +27,7 @@ static void check_core_equal(const WGPULimits *l, const WGPUCompatibilityModeLim
 }
 
 int main(void) {
-  mu_start_watchdog(60);
+  start_watchdog(60);
   WGPUInstance inst = mu_create_instance(1);
   REQUIRE(inst != NULL);
   WGPUAdapter a = mu_request_adapter(inst);

@@ -60,7 +60,7 @@ static int verify(Ctx *ctx, WGPUBuffer b, uint32_t mul, uint32_t add) {
 }
 
 int main(void) {
-  mu_start_watchdog(60);
+  start_watchdog(60);
   Ctx ctx;
   REQUIRE(ctx_init(&ctx) == 0);
   wgpuDevicePushErrorScope(ctx.device, WGPUErrorFilter_Validation);

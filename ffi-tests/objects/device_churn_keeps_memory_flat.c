@@ -32,7 +32,7 @@ static int churn(WGPUInstance inst, int n, WGPUFuture *last_lost) {
 }
 
 int main(void) {
-  mu_start_watchdog(120);
+  start_watchdog(120);
   WGPUInstance inst = mu_create_instance(0);
   REQUIRE(inst != NULL);
   WGPUFuture lost = {0};

@@ -55,7 +55,7 @@ static const Entry k_entries[] = {
 };
 
 int main(void) {
-  mu_start_watchdog(60);
+  start_watchdog(60);
   size_t n = sizeof k_entries / sizeof k_entries[0];
   size_t wrong = 0;
   for (size_t i = 0; i < n; i++) {

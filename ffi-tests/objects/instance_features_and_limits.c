@@ -12,7 +12,7 @@
 #include "../mapping/mapping_util.h"
 
 int main(void) {
-  mu_start_watchdog(60);
+  start_watchdog(60);
 
   WGPUSupportedInstanceFeatures sf = WGPU_SUPPORTED_INSTANCE_FEATURES_INIT;
   wgpuGetInstanceFeatures(&sf);

@@ -14,7 +14,7 @@
 #define N 256u
 
 int main(void) {
-  mu_start_watchdog(60);
+  start_watchdog(60);
   Ctx ctx;
   REQUIRE(ctx_init(&ctx) == 0);
   wgpuDevicePushErrorScope(ctx.device, WGPUErrorFilter_Validation);
@@ -32,7 +32,7 @@ int main(void) {
     WGPULimits l = WGPU_LIMITS_INIT;
     CHECK_EQ(wgpuAdapterGetLimits(ctx.adapter, &l), WGPUStatus_Success);
   }
-  mu_sleep_ms(10);
+  sleep_ms(10);
   CHECK_EQ(ctx.lost_calls, 0);
 
   /* ShaderModule, BGL, PipelineLayout, ComputePipeline: AddRef/Release, then

@@ -51,7 +51,7 @@ static void *busy(void *arg) {
 
 int main(void) {
   setenv("WGPU_SHIM_COMPAT", "standard", 1);
-  mu_start_watchdog(120);
+  start_watchdog(120);
   g_inst = mu_create_instance(0);
   REQUIRE(g_inst != NULL);
   DeviceRequest busy_req;

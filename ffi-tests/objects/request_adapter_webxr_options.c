@@ -30,7 +30,7 @@ static WGPURequestAdapterStatus request(WGPUInstance inst, const WGPURequestAdap
 }
 
 int main(void) {
-  mu_start_watchdog(60);
+  start_watchdog(60);
   WGPUInstance inst = mu_create_instance(0);
   REQUIRE(inst != NULL);
   WGPURequestAdapterWebXROptions xr = WGPU_REQUEST_ADAPTER_WEBXR_OPTIONS_INIT;

@@ -8,7 +8,7 @@
 #include "../mapping/mapping_util.h"
 
 int main(void) {
-  mu_start_watchdog(60);
+  start_watchdog(60);
   WGPUInstance inst = mu_create_instance(0);
   REQUIRE(inst != NULL);
   WGPUAdapter a = mu_request_adapter(inst);

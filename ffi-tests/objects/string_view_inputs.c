@@ -34,7 +34,7 @@ static WGPUComputePipeline make_pipe(Ctx *ctx, WGPUShaderModule m, WGPUStringVie
 }
 
 int main(void) {
-  mu_start_watchdog(60);
+  start_watchdog(60);
   Ctx ctx;
   REQUIRE(ctx_init(&ctx) == 0);
   WGPUShaderModule mods[8];

@@ -36,7 +36,7 @@ static void on_rpa(WGPUCreatePipelineAsyncStatus s, WGPURenderPipeline p, WGPUSt
 }
 
 int main(void) {
-  mu_start_watchdog(30);
+  start_watchdog(30);
   signal(SIGSEGV, on_signal);
   signal(SIGBUS, on_signal);
   Ctx ctx;

@@ -41,7 +41,7 @@ static AsyncResult create_async(Ctx *ctx, const WGPURenderPipelineDescriptor *d,
 }
 
 int main(void) {
-  mu_start_watchdog(30);
+  start_watchdog(30);
   Ctx ctx;
   REQUIRE(ctx_init(&ctx) == 0);
   WGPUShaderModule m = make_wgsl(ctx.device, RU_WGSL);

@@ -13,7 +13,7 @@ static const char *const WGSL_LOC1 =
     "@fragment fn fs() -> @location(1) vec4f { return vec4f(1.0); }\n";
 
 int main(void) {
-  mu_start_watchdog(30);
+  start_watchdog(30);
   Ctx ctx;
   REQUIRE(ctx_init(&ctx) == 0);
   WGPUShaderModule m = make_wgsl(ctx.device, RU_WGSL_NO_INPUTS);

@@ -16,7 +16,7 @@ static WGPUCommandBuffer finish(Ctx *ctx, WGPUCommandEncoder enc, PopResult *r) 
 }
 
 int main(void) {
-  mu_start_watchdog(30);
+  start_watchdog(30);
   Ctx ctx;
   REQUIRE(ctx_init(&ctx) == 0);
   WGPUShaderModule m = make_wgsl(ctx.device, RU_WGSL);

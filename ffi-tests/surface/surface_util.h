@@ -119,11 +119,8 @@ static inline void su_clear(Ctx *ctx, WGPUTexture texture, WGPUColor color) {
   pass_desc.colorAttachments = &attachment;
   WGPURenderPassEncoder pass = wgpuCommandEncoderBeginRenderPass(encoder, &pass_desc);
   wgpuRenderPassEncoderEnd(pass);
-  WGPUCommandBuffer commands = wgpuCommandEncoderFinish(encoder, NULL);
-  wgpuQueueSubmit(ctx->queue, 1, &commands);
-  wgpuCommandBufferRelease(commands);
   wgpuRenderPassEncoderRelease(pass);
-  wgpuCommandEncoderRelease(encoder);
+  submit_encoder(ctx, encoder);
   wgpuTextureViewRelease(view);
 }
 
@@ -179,12 +176,6 @@ static inline WGPUDevice su_second_device(WGPUInstance instance, WGPUAdapter *ad
   cb.userdata1 = &device;
   wgpuAdapterRequestDevice(*adapter, NULL, cb);
   return device;
-}
-
-/* Sleeps for `ms` milliseconds. */
-static inline void su_sleep_ms(long ms) {
-  struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-  nanosleep(&ts, NULL);
 }
 
 #endif

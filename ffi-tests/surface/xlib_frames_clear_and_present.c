@@ -128,7 +128,7 @@ int main(void) {
   for (int tries = 0; tries < 100; tries++) {
     pixel = xwin_pixel(&w, 10, 10);
     if (pixel == 0xFF0000) break;
-    su_sleep_ms(20);
+    sleep_ms(20);
   }
   CHECK_EQ(pixel, 0xFF0000);
 

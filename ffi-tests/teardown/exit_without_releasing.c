@@ -18,7 +18,7 @@ static void *waiter(void *arg) {
 }
 
 int main(void) {
-  td_start_watchdog(60);
+  start_watchdog(60);
   REQUIRE(td_world(&w) == 0);
   Ctx c = td_world_ctx(&w);
   td_warm(&c);
@@ -34,7 +34,7 @@ int main(void) {
   wgpuBufferMapAsync(b, WGPUMapMode_Read, 0, 64, mi);
   pthread_t t;
   REQUIRE(pthread_create(&t, NULL, waiter, NULL) == 0);
-  td_sleep_ms(20);
+  sleep_ms(20);
   CHECK(1);
   return test_finish();
 }

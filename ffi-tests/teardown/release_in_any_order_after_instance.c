@@ -61,7 +61,7 @@ static void one_round(int round) {
 }
 
 int main(void) {
-  td_start_watchdog(120);
+  start_watchdog(120);
   for (int round = 0; round < 7; round++) one_round(round);
   return test_finish();
 }

@@ -15,7 +15,7 @@ static void at_exit(void) {
 }
 
 int main(void) {
-  td_start_watchdog(60);
+  start_watchdog(60);
   if (ctx_init(&ctx) != 0) {
     CHECK(!"ctx_init");
     return test_finish();

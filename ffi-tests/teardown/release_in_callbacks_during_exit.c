@@ -80,9 +80,9 @@ static void at_exit(void) {
   sp.callback = on_done_release_device;
   wgpuQueueOnSubmittedWorkDone(queue, sp);
   wgpuQueueRelease(queue);
-  for (int i = 0; i < 2000 && td_calls(&done_rec) == 0; i++) td_sleep_ms(1);
+  for (int i = 0; i < 2000 && td_calls(&done_rec) == 0; i++) sleep_ms(1);
   CHECK_EQ(td_calls(&done_rec), 1);
-  for (int i = 0; i < 2000 && c->lost_calls == 0; i++) td_sleep_ms(1);
+  for (int i = 0; i < 2000 && c->lost_calls == 0; i++) sleep_ms(1);
   CHECK_EQ(c->lost_calls, 1);
   CHECK_EQ(c->lost_reason, WGPUDeviceLostReason_Destroyed);
   CHECK(c->lost_device_was_null);
@@ -98,7 +98,7 @@ static void at_exit(void) {
 }
 
 int main(void) {
-  td_start_watchdog(60);
+  start_watchdog(60);
   if (td_world(&w) != 0) {
     CHECK(!"td_world");
     return test_finish();

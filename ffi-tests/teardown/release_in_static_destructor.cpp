@@ -47,7 +47,7 @@ Gpu &later_gpu() {
 }  // namespace
 
 int main() {
-  td_start_watchdog(60);
+  start_watchdog(60);
   if (ctx_init(&gpu.ctx) != 0) {
     CHECK(!"ctx_init");
     return test_finish();

@@ -26,7 +26,7 @@ static void *thread_main(void *arg) {
 }
 
 int main(void) {
-  td_start_watchdog(60);
+  start_watchdog(60);
   static Ctx ctx;
   REQUIRE(pthread_key_create(&key, destructor) == 0);
   pthread_t t;

@@ -64,35 +64,6 @@ static inline void td_pop_cb(WGPUPopErrorScopeStatus status, WGPUErrorType type,
   td_note(r, (int)status);
 }
 
-static inline void td_sleep_ms(unsigned ms) {
-  struct timespec ts;
-  ts.tv_sec = (time_t)(ms / 1000u);
-  ts.tv_nsec = (long)(ms % 1000u) * 1000000L;
-  while (nanosleep(&ts, &ts) != 0) {
-  }
-}
-
-static inline void *td_watchdog_main(void *arg) {
-  unsigned seconds = (unsigned)(uintptr_t)arg * harness_time_scale();
-  td_sleep_ms(seconds * 1000u);
-  fprintf(stderr, "FAIL watchdog: test still running after %u s (hang)\n", seconds);
-  fflush(stderr);
-  _exit(3);
-  return NULL;
-}
-
-/* Ends the process with exit code 3 after `seconds` (a hang, at exit too). */
-static inline void td_start_watchdog(unsigned seconds) {
-  pthread_t t;
-  pthread_attr_t attr;
-  pthread_attr_init(&attr);
-  pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-  if (pthread_create(&t, &attr, td_watchdog_main, (void *)(uintptr_t)seconds) != 0) {
-    fprintf(stderr, "could not start the watchdog thread\n");
-  }
-  pthread_attr_destroy(&attr);
-}
-
 /* An AllowSpontaneous work-done future on the (idle) queue. */
 static inline WGPUFuture td_work_done(Ctx *ctx, WGPUCallbackMode mode, TdRec *r) {
   WGPUQueueWorkDoneCallbackInfo info = WGPU_QUEUE_WORK_DONE_CALLBACK_INFO_INIT;
@@ -139,7 +110,7 @@ static inline void td_warm(Ctx *ctx) {
   td_work_done(ctx, WGPUCallbackMode_AllowProcessEvents, &d);
   for (int i = 0; i < 1000 && td_calls(&d) == 0; i++) {
     wgpuInstanceProcessEvents(ctx->instance);
-    td_sleep_ms(1);
+    sleep_ms(1);
   }
   CHECK_EQ(td_calls(&a), 1);
   CHECK_EQ(td_calls(&b), 1);
@@ -175,7 +146,7 @@ static inline void td_exit_work(Ctx *ctx) {
   td_work_done(ctx, WGPUCallbackMode_AllowProcessEvents, &pe);
   for (int i = 0; i < 1000 && td_calls(&pe) == 0; i++) {
     wgpuInstanceProcessEvents(ctx->instance);
-    td_sleep_ms(1);
+    sleep_ms(1);
   }
   CHECK_EQ(td_calls(&pe), 1);
 

@@ -24,7 +24,7 @@ static int finish_error(Ctx *ctx, WGPUTexelCopyTextureInfo src, WGPUTexelCopyBuf
 }
 
 int main(void) {
-  mu_start_watchdog(30);
+  start_watchdog(30);
   Ctx ctx;
   REQUIRE(ctx_init(&ctx) == 0);
 

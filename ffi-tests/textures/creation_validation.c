@@ -46,7 +46,7 @@ static int sampler_error(Ctx *ctx, WGPUSamplerDescriptor sd) {
 }
 
 int main(void) {
-  mu_start_watchdog(30);
+  start_watchdog(30);
   Ctx ctx;
   REQUIRE(ctx_init(&ctx) == 0);
 

@@ -7,7 +7,7 @@
 #include "tex_util.h"
 
 int main(void) {
-  mu_start_watchdog(30);
+  start_watchdog(30);
   Ctx ctx;
   REQUIRE(ctx_init(&ctx) == 0);
   wgpuDevicePushErrorScope(ctx.device, WGPUErrorFilter_Validation);

@@ -69,7 +69,7 @@ static void timestamp_checks(Ctx *tc) {
 }
 
 int main(void) {
-  mu_start_watchdog(30);
+  start_watchdog(30);
   Ctx ctx;
   REQUIRE(ctx_init(&ctx) == 0);
 

@@ -37,10 +37,7 @@ static inline void tu_copy_to_buffer(Ctx *ctx, WGPUTexture t, WGPUBuffer b, uint
   WGPUTexelCopyBufferInfo dst = tu_buf_info(b, bytes_per_row, h);
   WGPUExtent3D size = {w, h, 1};
   wgpuCommandEncoderCopyTextureToBuffer(enc, &src, &dst, &size);
-  WGPUCommandBuffer cmd = wgpuCommandEncoderFinish(enc, NULL);
-  wgpuQueueSubmit(ctx->queue, 1, &cmd);
-  wgpuCommandBufferRelease(cmd);
-  wgpuCommandEncoderRelease(enc);
+  submit_encoder(ctx, enc);
 }
 
 /* Reads the w x h texels (4 bytes each) of an RGBA8-sized texture (needs

@@ -9,7 +9,7 @@
 #define H 19u
 
 int main(void) {
-  mu_start_watchdog(30);
+  start_watchdog(30);
   Ctx ctx;
   REQUIRE(ctx_init(&ctx) == 0);
   wgpuDevicePushErrorScope(ctx.device, WGPUErrorFilter_Validation);
