@@ -11,33 +11,12 @@
 /* The side of the square render target of eu_draw. */
 #define EU_SIZE 64u
 
-static inline void eu_on_uncaptured(WGPUDevice const *device, WGPUErrorType type, WGPUStringView message, void *userdata1,
-                                    void *userdata2) {
-  (void)device, (void)userdata2;
-  Ctx *ctx = (Ctx *)userdata1;
-  ctx->uncaptured_errors++;
-  ctx->last_error_type = type;
-  size_t n = message.length == WGPU_STRLEN ? 0 : message.length;
-  if (n > sizeof ctx->last_error - 1) n = sizeof ctx->last_error - 1;
-  if (message.data && n) memcpy(ctx->last_error, message.data, n);
-  ctx->last_error[n] = 0;
-}
-
 /* Fills *ctx with an instance, an adapter and a device with the `count`
  * device features of `features` (uncaptured errors are counted in ctx).
  * With features, the device also asks for binding arrays of 16 elements per
  * stage (WGPUNativeLimits: the default is none, as in wgpu-core). Returns 0
  * on success; -3 when the device request failed. */
 static inline int eu_ctx(Ctx *ctx, const WGPUFeatureName *features, size_t count) {
-  memset(ctx, 0, sizeof *ctx);
-  WGPUInstanceFeatureName ifeatures[] = {WGPUInstanceFeatureName_TimedWaitAny};
-  WGPUInstanceDescriptor idesc = WGPU_INSTANCE_DESCRIPTOR_INIT;
-  idesc.requiredFeatureCount = 1;
-  idesc.requiredFeatures = ifeatures;
-  ctx->instance = wgpuCreateInstance(&idesc);
-  if (!ctx->instance) return -1;
-  ctx->adapter = native_adapter(ctx->instance);
-  if (!ctx->adapter) return -2;
   WGPUDeviceDescriptor ddesc = WGPU_DEVICE_DESCRIPTOR_INIT;
   ddesc.requiredFeatureCount = count;
   ddesc.requiredFeatures = features;
@@ -47,24 +26,17 @@ static inline int eu_ctx(Ctx *ctx, const WGPUFeatureName *features, size_t count
   WGPULimits limits = WGPU_LIMITS_INIT;
   limits.nextInChain = &native.chain;
   if (count > 0) ddesc.requiredLimits = &limits;
-  ddesc.uncapturedErrorCallbackInfo.callback = eu_on_uncaptured;
+  ddesc.uncapturedErrorCallbackInfo.callback = ctx_on_uncaptured;
   ddesc.uncapturedErrorCallbackInfo.userdata1 = ctx;
-  ctx->device = native_device(ctx->instance, ctx->adapter, &ddesc);
-  if (!ctx->device) return -3;
-  ctx->queue = wgpuDeviceGetQueue(ctx->device);
-  return ctx->queue ? 0 : -4;
+  return ctx_init_desc(ctx, &ddesc);
 }
 
 /* Whether the adapter of a fresh instance has `feature` (so a test can
  * choose what to request). */
 static inline int eu_adapter_has(WGPUFeatureName feature) {
-  WGPUInstanceFeatureName ifeatures[] = {WGPUInstanceFeatureName_TimedWaitAny};
-  WGPUInstanceDescriptor idesc = WGPU_INSTANCE_DESCRIPTOR_INIT;
-  idesc.requiredFeatureCount = 1;
-  idesc.requiredFeatures = ifeatures;
-  WGPUInstance instance = wgpuCreateInstance(&idesc);
+  WGPUInstance instance = create_instance(1);
   if (!instance) return 0;
-  WGPUAdapter adapter = native_adapter(instance);
+  WGPUAdapter adapter = request_adapter(instance, UINT64_MAX);
   int has = adapter && wgpuAdapterHasFeature(adapter, feature);
   if (adapter) wgpuAdapterRelease(adapter);
   wgpuInstanceRelease(instance);
@@ -114,11 +86,8 @@ static inline int eu_draw(Ctx *ctx, WGPURenderPipeline pipeline, uint8_t *px) {
   wgpuRenderPassEncoderSetPipeline(pass, pipeline);
   wgpuRenderPassEncoderDraw(pass, 3, 1, 0, 0);
   wgpuRenderPassEncoderEnd(pass);
-  WGPUCommandBuffer cmd = wgpuCommandEncoderFinish(enc, NULL);
-  wgpuQueueSubmit(ctx->queue, 1, &cmd);
-  wgpuCommandBufferRelease(cmd);
   wgpuRenderPassEncoderRelease(pass);
-  wgpuCommandEncoderRelease(enc);
+  submit_encoder(ctx, enc);
   int ok = tu_read_rgba8(ctx, target, EU_SIZE, EU_SIZE, px);
   wgpuTextureViewRelease(view);
   wgpuTextureRelease(target);
@@ -162,12 +131,9 @@ static inline int eu_compute(Ctx *ctx, WGPUShaderModule module, uint32_t groups,
   wgpuComputePassEncoderSetBindGroup(pass, 0, group, 0, NULL);
   wgpuComputePassEncoderDispatchWorkgroups(pass, groups, 1, 1);
   wgpuComputePassEncoderEnd(pass);
-  WGPUCommandBuffer cmd = wgpuCommandEncoderFinish(enc, NULL);
-  wgpuQueueSubmit(ctx->queue, 1, &cmd);
-  int ok = mu_read_buffer(ctx, storage, 0, out, size);
-  wgpuCommandBufferRelease(cmd);
   wgpuComputePassEncoderRelease(pass);
-  wgpuCommandEncoderRelease(enc);
+  submit_encoder(ctx, enc);
+  int ok = mu_read_buffer(ctx, storage, 0, out, size);
   wgpuBindGroupRelease(group);
   wgpuBufferRelease(storage);
   wgpuBindGroupLayoutRelease(bgl);

@@ -26,7 +26,7 @@ int main(void) {
   idesc.requiredFeatures = ifeatures;
   WGPUInstance instance = wgpuCreateInstance(&idesc);
   REQUIRE(instance != NULL);
-  WGPUAdapter adapter = native_adapter(instance);
+  WGPUAdapter adapter = request_adapter(instance, UINT64_MAX);
   REQUIRE(adapter != NULL);
   REQUIRE(wgpuAdapterHasFeature(adapter, (WGPUFeatureName)WGPUNativeFeature_Immediates));
 
@@ -44,12 +44,12 @@ int main(void) {
   bad_limits.nextInChain = &wrong;
   WGPUDeviceDescriptor bad_desc = WGPU_DEVICE_DESCRIPTOR_INIT;
   bad_desc.requiredLimits = &bad_limits;
-  CHECK(native_device(instance, adapter, &bad_desc) == NULL);
+  CHECK(request_device(instance, adapter, &bad_desc, UINT64_MAX) == NULL);
 
   /* The real request (a new adapter: the failed request consumed none, but
    * keep it simple and ask again). */
   wgpuAdapterRelease(adapter);
-  adapter = native_adapter(instance);
+  adapter = request_adapter(instance, UINT64_MAX);
   REQUIRE(adapter != NULL);
   WGPUFeatureName features[] = {(WGPUFeatureName)WGPUNativeFeature_Immediates};
   WGPUNativeLimits req_native = WGPU_NATIVE_LIMITS_INIT;
@@ -60,7 +60,7 @@ int main(void) {
   ddesc.requiredFeatureCount = 1;
   ddesc.requiredFeatures = features;
   ddesc.requiredLimits = &req;
-  WGPUDevice device = native_device(instance, adapter, &ddesc);
+  WGPUDevice device = request_device(instance, adapter, &ddesc, UINT64_MAX);
   REQUIRE(device != NULL);
   CHECK(wgpuDeviceHasFeature(device, (WGPUFeatureName)WGPUNativeFeature_Immediates));
   WGPUQueue queue = wgpuDeviceGetQueue(device);

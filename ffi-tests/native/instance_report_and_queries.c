@@ -74,7 +74,7 @@ int main(void) {
   dextras.chain.sType = (WGPUSType)WGPUSType_DeviceExtras;
   dextras.tracePath = sv("");
   ddesc.nextInChain = &dextras.chain;
-  WGPUDevice device = native_device(instance, adapters[0], &ddesc);
+  WGPUDevice device = request_device(instance, adapters[0], &ddesc, UINT64_MAX);
   REQUIRE(device != NULL);
   WGPUQueue queue = wgpuDeviceGetQueue(device);
 

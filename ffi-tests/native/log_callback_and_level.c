@@ -42,9 +42,9 @@ int main(void) {
   idesc.requiredFeatures = timed;
   WGPUInstance instance = wgpuCreateInstance(&idesc);
   REQUIRE(instance != NULL);
-  WGPUAdapter adapter = native_adapter(instance);
+  WGPUAdapter adapter = request_adapter(instance, UINT64_MAX);
   REQUIRE(adapter != NULL);
-  WGPUDevice device = native_device(instance, adapter, NULL);
+  WGPUDevice device = request_device(instance, adapter, NULL, UINT64_MAX);
   REQUIRE(device != NULL);
   WGPUBufferDescriptor bad = WGPU_BUFFER_DESCRIPTOR_INIT;
   bad.size = 16;

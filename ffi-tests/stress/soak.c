@@ -243,38 +243,12 @@ static void op_drop_mapped(unsigned *seed, int destroy) {
   rec_done(r);
 }
 
-static void on_adapter(WGPURequestAdapterStatus s, WGPUAdapter a, WGPUStringView m, void *u1, void *u2) {
-  (void)m, (void)u2;
-  if (s == WGPURequestAdapterStatus_Success) *(WGPUAdapter *)u1 = a;
-}
-
-static WGPUAdapter new_adapter(WGPUInstance instance) {
-  WGPUAdapter adapter = NULL;
-  WGPURequestAdapterCallbackInfo cb = WGPU_REQUEST_ADAPTER_CALLBACK_INFO_INIT;
-  cb.mode = WGPUCallbackMode_WaitAnyOnly;
-  cb.callback = on_adapter;
-  cb.userdata1 = &adapter;
-  wait_one(instance, wgpuInstanceRequestAdapter(instance, NULL, cb));
-  return adapter;
-}
-
-static void on_device(WGPURequestDeviceStatus s, WGPUDevice d, WGPUStringView m, void *u1, void *u2) {
-  (void)m, (void)u2;
-  if (s == WGPURequestDeviceStatus_Success) *(WGPUDevice *)u1 = d;
-}
-
 /* A device from a new adapter of `instance` (an adapter gives one device). */
 static WGPUDevice new_device(WGPUInstance instance) {
-  WGPUAdapter adapter = new_adapter(instance);
+  WGPUAdapter adapter = request_adapter(instance, UINT64_MAX);
   if (!adapter) return NULL;
-  WGPUDevice device = NULL;
   WGPUDeviceDescriptor dd = WGPU_DEVICE_DESCRIPTOR_INIT;
-  WGPURequestDeviceCallbackInfo cb = WGPU_REQUEST_DEVICE_CALLBACK_INFO_INIT;
-  cb.mode = WGPUCallbackMode_WaitAnyOnly;
-  cb.callback = on_device;
-  cb.userdata1 = &device;
-  WGPUFuture f = wgpuAdapterRequestDevice(adapter, &dd, cb);
-  wait_one(instance, f);
+  WGPUDevice device = request_device(instance, adapter, &dd, UINT64_MAX);
   wgpuAdapterRelease(adapter);
   return device;
 }
@@ -313,11 +287,7 @@ static void op_device(unsigned *seed) {
 /* An instance of its own with work in flight, released first: its owed
  * callbacks come once (CallbackCancelled unless they came before). */
 static void op_instance(unsigned *seed) {
-  WGPUInstanceFeatureName features[] = {WGPUInstanceFeatureName_TimedWaitAny};
-  WGPUInstanceDescriptor idesc = WGPU_INSTANCE_DESCRIPTOR_INIT;
-  idesc.requiredFeatureCount = 1;
-  idesc.requiredFeatures = features;
-  WGPUInstance instance = wgpuCreateInstance(&idesc);
+  WGPUInstance instance = create_instance(1);
   WGPUDevice device = instance ? new_device(instance) : NULL;
   if (!device) {
     fail("no instance/adapter/device", 0, 0);
