@@ -167,25 +167,63 @@ fn decide() -> u8 {
 }
 
 /// Whether the file this code was loaded from is named like wgpu-native's
-/// library (`libwgpu_native.so`, `libwgpu_native-release.so`, ...).
+/// library (`libwgpu_native.so`, `libwgpu_native-release.so`,
+/// `wgpu_native.dll`, `wgpu_native-release.dll`, ...).
 fn loaded_as_wgpu_native() -> bool {
+    own_file_name().is_some_and(|path| is_native_file_name(&path))
+}
+
+/// The path of the file this code was loaded from (`dladdr`).
+#[cfg(unix)]
+fn own_file_name() -> Option<Vec<u8>> {
     // SAFETY: an all-zero `Dl_info` is valid (null pointers), and dladdr
     // only writes it.
     let mut info: libc::Dl_info = unsafe { std::mem::zeroed() };
     let addr = loaded_as_wgpu_native as fn() -> bool as *const libc::c_void;
     // SAFETY: `addr` is an address inside this library, `info` is writable.
     if unsafe { libc::dladdr(addr, &mut info) } == 0 || info.dli_fname.is_null() {
-        return false;
+        return None;
     }
     // SAFETY: dladdr succeeded, so `dli_fname` is a NUL-terminated path that
     // lives as long as the library stays loaded.
-    let path = unsafe { std::ffi::CStr::from_ptr(info.dli_fname) }.to_bytes();
-    is_native_file_name(path)
+    Some(unsafe { std::ffi::CStr::from_ptr(info.dli_fname) }.to_bytes().to_vec())
 }
 
-/// The rule behind [`loaded_as_wgpu_native`], on a path.
+/// The path of the DLL this code was loaded from (`GetModuleFileNameW` of
+/// the module that holds this function).
+#[cfg(windows)]
+fn own_file_name() -> Option<Vec<u8>> {
+    use std::ffi::c_void;
+    const FROM_ADDRESS: u32 = 0x4;
+    const UNCHANGED_REFCOUNT: u32 = 0x2;
+    #[link(name = "kernel32")]
+    extern "system" {
+        fn GetModuleHandleExW(flags: u32, name: *const u16, module: *mut *mut c_void) -> i32;
+        fn GetModuleFileNameW(module: *mut c_void, name: *mut u16, size: u32) -> u32;
+    }
+    let mut module = std::ptr::null_mut();
+    let addr = loaded_as_wgpu_native as fn() -> bool as *const u16;
+    // SAFETY: with FROM_ADDRESS, `name` is an address inside this DLL;
+    // `module` is writable; the reference count is left alone.
+    if unsafe { GetModuleHandleExW(FROM_ADDRESS | UNCHANGED_REFCOUNT, addr, &mut module) } == 0 {
+        return None;
+    }
+    let mut buf = vec![0u16; 1024];
+    // SAFETY: `buf` holds `len` writable UTF-16 units.
+    let len = unsafe { GetModuleFileNameW(module, buf.as_mut_ptr(), buf.len() as u32) } as usize;
+    if len == 0 || len >= buf.len() {
+        return None;
+    }
+    Some(String::from_utf16_lossy(&buf[..len]).into_bytes())
+}
+
+/// The rule behind [`loaded_as_wgpu_native`], on a path: the file's own
+/// name (after the last `/`, or `\\` on Windows) starts with
+/// `libwgpu_native` or `wgpu_native`, in any case on Windows, whose file
+/// names ignore it.
 fn is_native_file_name(path: &[u8]) -> bool {
-    let base = path.rsplit(|&b| b == b'/').next().unwrap_or(path);
+    let base = path.rsplit(|&b| b == b'/' || (cfg!(windows) && b == b'\\')).next().unwrap_or(path);
+    let base = if cfg!(windows) { base.to_ascii_lowercase() } else { base.to_vec() };
     base.starts_with(b"libwgpu_native") || base.starts_with(b"wgpu_native")
 }
 

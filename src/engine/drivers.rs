@@ -77,8 +77,15 @@ pub(crate) fn pinning<T>(create: impl FnOnce() -> T) -> T {
         }
         out
     }
+    // Elsewhere nothing is pinned: on Windows the process's exit ends every
+    // other thread before any DLL is unloaded, and Metal is part of the
+    // system. The barrier is registered once (`exit.rs`).
     #[cfg(not(target_os = "linux"))]
-    create()
+    {
+        let out = create();
+        crate::engine::exit::arm_once();
+        out
+    }
 }
 
 #[cfg(all(test, target_os = "linux"))]

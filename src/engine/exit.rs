@@ -48,6 +48,7 @@ static HOOKS: Mutex<Vec<Weak<dyn AtExit>>> = Mutex::new(Vec::new());
 /// An object the barrier finishes while the driver is still there.
 pub(crate) trait AtExit: Send + Sync {
     /// Finishes the object's work and delivers what it owes.
+    #[cfg_attr(windows, allow(dead_code))] // The exit barrier's work, which Windows skips (exit.rs).
     fn at_exit(&self);
 }
 
@@ -58,6 +59,7 @@ static LIVE: Mutex<Vec<Weak<Progress>>> = Mutex::new(Vec::new());
 /// How long the barrier waits for one progress thread to leave the driver.
 /// A thread sleeping in the driver wakes at its next slice at the latest
 /// (`progress.rs`), or as soon as the GPU progresses.
+#[cfg_attr(windows, allow(dead_code))] // The exit barrier's work, which Windows skips (exit.rs).
 const LEAVE_TIMEOUT: Duration = Duration::from_millis(500);
 
 /// Has the barrier finish `hook` (an instance).
@@ -90,12 +92,33 @@ pub(crate) fn arm() {
     }
 }
 
+/// Registers the barrier once, at the first creation, on the systems whose
+/// drivers are not pinned (`drivers.rs` lists loaded objects on Linux only).
+#[cfg(not(target_os = "linux"))]
+pub(crate) fn arm_once() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(arm);
+}
+
 /// `atexit` entry point: nothing may unwind into libc.
 extern "C" fn barrier_at_exit() {
     crate::ffi::boundary::catching("the exit barrier", barrier);
 }
 
+/// On Windows the C runtime runs a DLL's `atexit` handlers when the DLL is
+/// unloaded at process exit, after the system has ended every other thread
+/// and under the loader lock: there is no progress thread to wait for, and
+/// no driver may be called (its own DLL may be detached already). The
+/// barrier only detaches the library, so the releases that follow leak.
+#[cfg(windows)]
+pub(crate) fn barrier() {
+    if !crate::ffi::exit::begin_exit() {
+        detach();
+    }
+}
+
 /// Stops every progress thread from entering the driver again, once.
+#[cfg(not(windows))]
 pub(crate) fn barrier() {
     if crate::ffi::exit::begin_exit() {
         return;

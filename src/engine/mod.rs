@@ -4,6 +4,8 @@
 //! which need the device itself, live with those objects).
 //!
 //! - [`progress`]: the per-device progress thread.
+//! - [`fence`]: the device fence on each backend, the one interface
+//!   between the engine and wgpu-hal.
 //! - [`spin`]: the bounded fence check before a driver wait (the wait
 //!   ladder's first rung).
 //! - [`tracking`]: the ever-mapped buffers `wgpuDeviceDestroy` unmaps.
@@ -15,6 +17,7 @@
 pub(crate) mod drivers;
 pub(crate) mod exit;
 pub(crate) mod fault;
+pub(crate) mod fence;
 pub(crate) mod progress;
 pub(crate) mod spin;
 pub(crate) mod tracking;

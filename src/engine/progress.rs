@@ -7,25 +7,27 @@
 //! they only mark registry events ready), delivery of ready spontaneous
 //! callbacks, then a sleep in the OS until the GPU signals more progress.
 //!
-//! The sleep holds no wgpu-core lock: on Vulkan with timeline semaphores the
-//! thread calls `vkWaitSemaphores` on wgpu-hal's device fence alone (value
-//! greater than the one seen before the poll). It waits on that one
-//! semaphore only: drivers that emulate timeline semaphores (Mesa's
+//! The sleep holds no wgpu-core lock: the thread sleeps on the device fence
+//! (`fence.rs`: on Vulkan with timeline semaphores `vkWaitSemaphores` on
+//! wgpu-hal's fence alone, elsewhere the backend's own fence wait) for a
+//! value greater than the one seen before the poll. On Vulkan it waits on
+//! that one semaphore only: drivers that emulate timeline semaphores (Mesa's
 //! lavapipe) spin when asked to wait for any of several. Work that can
 //! complete without GPU progress (a map of an idle buffer, a work-done with
 //! nothing in flight) is polled for by the API call that registered it, so
-//! the thread never needs waking for it. Elsewhere (no timeline semaphores)
-//! the thread polls every `WAIT_SLICE` while work is pending.
+//! the thread never needs waking for it. Without a fence (a Vulkan driver
+//! without timeline semaphores) the thread polls every `WAIT_SLICE` while
+//! work is pending.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use ash::vk;
 use parking_lot::{Condvar, Mutex, RwLock};
 use wgpu_core::global::Global;
 use wgpu_core::id::DeviceId;
 
+use crate::engine::fence::DeviceFence;
 use crate::engine::spin::Spin;
 use crate::futures::ThreadKey;
 
@@ -85,6 +87,7 @@ impl DeviceLocks {
     /// The exit barrier's wait (`exit.rs`): until the submitted work is
     /// done, at most `timeout` (also for the locks, which a thread ending
     /// with the process may hold). Whether the queue is empty.
+    #[cfg_attr(windows, allow(dead_code))] // The exit barrier's work, which Windows skips (exit.rs).
     pub(crate) fn drain(&self, global: &Global, device_id: DeviceId, timeout: Duration) -> bool {
         let Some(one_at_a_time) = self.poll.try_lock_for(timeout) else { return false };
         let Some(shared) = self.maintain.try_read_for(timeout) else { return false };
@@ -120,7 +123,6 @@ pub(crate) struct Progress {
     cond: Condvar,
     /// Signalled when the thread leaves the driver (`State::in_driver`).
     left: Condvar,
-    fence: Option<RawFence>,
     /// The device's spin budget (`spin.rs`), for this thread's fence waits
     /// and the application threads' ones.
     pub(crate) spin: Arc<Spin>,
@@ -154,12 +156,6 @@ struct State {
     in_driver: bool,
 }
 
-/// wgpu-hal's device fence, as a raw timeline semaphore.
-pub(crate) struct RawFence {
-    device: ash::Device,
-    fence: vk::Semaphore,
-}
-
 impl Progress {
     /// Starts the progress thread of `device_id`. `on_exit` runs once the
     /// thread stopped (it drops the wgpu-core ids): see [`Progress::stop`].
@@ -171,10 +167,6 @@ impl Progress {
         name: String,
         on_exit: Box<dyn FnOnce() + Send>,
     ) -> Arc<Progress> {
-        let fence = RawFence::new(&global, device_id);
-        if fence.is_none() {
-            log::info!(target: "wgpu_shim", "device {name:?}: no timeline semaphores; the progress thread polls every {WAIT_SLICE:?} while work is pending");
-        }
         let progress = Arc::new(Progress {
             polled: AtomicU64::new(0),
             state: Mutex::new(State {
@@ -188,7 +180,6 @@ impl Progress {
             direct: AtomicUsize::new(0),
             cond: Condvar::new(),
             left: Condvar::new(),
-            fence,
             spin,
             thread: Mutex::new(None),
             started: AtomicBool::new(false),
@@ -196,12 +187,22 @@ impl Progress {
             on_exit: Mutex::new(Some(on_exit)),
         });
         let thread_progress = progress.clone();
-        let spawned = std::thread::Builder::new().name(format!("wgpu-shim progress ({name})")).spawn(move || {
+        let thread_name = format!("wgpu-shim progress ({name})");
+        let label = name.clone();
+        let spawned = std::thread::Builder::new().name(thread_name).spawn(move || {
             // Messages for the log callback wait for this thread's flush
             // points, where it holds no lock.
             crate::ffi::log::mark_internal_thread();
             thread_progress.runner.store(ThreadKey::current().get(), Ordering::Release);
-            thread_progress.run(&global, device_id, &locks);
+            {
+                // The thread's own: a backend fence holds the wgpu-core
+                // device, so it must be gone before `finish` drops the ids.
+                let fence = crate::engine::fence::for_device(&global, device_id);
+                if fence.is_none() {
+                    log::info!(target: "wgpu_shim", "device {label:?}: no device fence to sleep on; the progress thread polls every {WAIT_SLICE:?} while work is pending");
+                }
+                thread_progress.run(&global, device_id, &locks, fence.as_deref());
+            }
             thread_progress.finish();
             crate::ffi::log::flush_queued();
         });
@@ -259,6 +260,7 @@ impl Progress {
 
     /// The exit barrier: from now on the thread stays out of the driver.
     /// Waits up to `timeout` for it to leave; whether it did.
+    #[cfg_attr(windows, allow(dead_code))] // The exit barrier's work, which Windows skips (exit.rs).
     pub(crate) fn leave_driver(&self, timeout: Duration) -> bool {
         let mut st = self.state.lock();
         st.exit = true;
@@ -348,7 +350,7 @@ impl Progress {
         on_exit();
     }
 
-    fn run(&self, global: &Global, device_id: DeviceId, locks: &DeviceLocks) {
+    fn run(&self, global: &Global, device_id: DeviceId, locks: &DeviceLocks, fence: Option<&dyn DeviceFence>) {
         let direct = || self.direct.load(Ordering::SeqCst) > 0;
         let idle = |st: &State| (st.exit || st.pending == 0 || direct() || !st.wanted) && !st.shutdown;
         // Set once the thread has polled: when it then runs out of work, the
@@ -384,7 +386,7 @@ impl Progress {
                 st.in_driver = true;
             }
             // Completion closures run in here and only mark events ready.
-            let seen = self.fence.as_ref().map(RawFence::value);
+            let seen = fence.map(DeviceFence::value);
             let polled = locks.poll(global, device_id);
             if let Err(err) = polled {
                 log::debug!(target: "wgpu_shim", "device poll: {err}");
@@ -404,7 +406,7 @@ impl Progress {
                     continue;
                 }
             }
-            match (&self.fence, seen) {
+            match (fence, seen) {
                 (Some(f), Some(Ok(seen))) => {
                     // Spin, then sleep (`spin.rs`): spontaneous callbacks of
                     // short GPU work arrive as soon as WaitAny's would.
@@ -416,76 +418,25 @@ impl Progress {
                             // Sleep until just before the predicted end and
                             // spin it out (`spin.rs`, the wake rung).
                             Some((early, window)) if early < FENCE_SLICE_NS => {
-                                f.wait_ns(seen + 1, early);
-                                if !moved() && !Spin::spin(window, moved) {
-                                    f.wait_ns(seen + 1, FENCE_SLICE_NS - early);
+                                let mut ok = f.wait_ns(seen + 1, early);
+                                if ok && !moved() && !Spin::spin(window, moved) {
+                                    ok = f.wait_ns(seen + 1, FENCE_SLICE_NS - early);
+                                }
+                                if !ok {
+                                    std::thread::sleep(WAIT_SLICE);
                                 }
                             }
-                            _ => f.wait_ns(seen + 1, FENCE_SLICE_NS),
+                            _ => {
+                                if !f.wait_ns(seen + 1, FENCE_SLICE_NS) {
+                                    std::thread::sleep(WAIT_SLICE);
+                                }
+                            }
                         }
                     }
                     self.spin.note(start.elapsed());
                 }
-                // No timeline semaphore (or it failed): poll in slices.
+                // No fence (or reading it failed): poll in slices.
                 _ => std::thread::sleep(WAIT_SLICE),
-            }
-        }
-    }
-}
-
-impl RawFence {
-    /// The device's fence, when it is a timeline semaphore on Vulkan 1.2.
-    pub(crate) fn new(global: &Global, device_id: DeviceId) -> Option<RawFence> {
-        // SAFETY: we do not destroy the raw device or fence; they live until
-        // the wgpu-core device is dropped, which happens only after this
-        // thread exits (`Progress::stop`).
-        let hal_device = unsafe { global.device_as_hal::<wgpu_hal::api::Vulkan>(device_id) }?;
-        // SAFETY: as above.
-        let hal_fence = unsafe { global.device_fence_as_hal::<wgpu_hal::api::Vulkan>(device_id) }?;
-        let fence = match &*hal_fence {
-            wgpu_hal::vulkan::Fence::TimelineSemaphore(sem) => *sem,
-            wgpu_hal::vulkan::Fence::FencePool(_) => return None,
-        };
-        let shared = hal_device.shared_instance();
-        // SAFETY: a valid physical device of this instance.
-        let props = unsafe { shared.raw_instance().get_physical_device_properties(hal_device.raw_physical_device()) };
-        if shared.instance_api_version() < vk::API_VERSION_1_2 || props.api_version < vk::API_VERSION_1_2 {
-            return None;
-        }
-        Some(RawFence { device: hal_device.raw_device().clone(), fence })
-    }
-
-    /// The raw device.
-    pub(crate) fn device(&self) -> &ash::Device {
-        &self.device
-    }
-
-    /// The fence semaphore.
-    pub(crate) fn fence(&self) -> vk::Semaphore {
-        self.fence
-    }
-
-    /// The fence's value now (an error once the library is detached from
-    /// the driver at exit).
-    pub(crate) fn value(&self) -> Result<u64, vk::Result> {
-        if crate::ffi::exit::detached() {
-            return Err(vk::Result::ERROR_DEVICE_LOST);
-        }
-        // SAFETY: the fence is a live timeline semaphore of this device.
-        unsafe { self.device.get_semaphore_counter_value(self.fence) }
-    }
-
-    /// Sleeps until the fence reaches `target` or `timeout_ns` passes.
-    fn wait_ns(&self, target: u64, timeout_ns: u64) {
-        let semaphores = [self.fence];
-        let values = [target];
-        let info = vk::SemaphoreWaitInfo::default().semaphores(&semaphores).values(&values);
-        // SAFETY: the semaphore is a live timeline semaphore of `device`.
-        match unsafe { self.device.wait_semaphores(&info, timeout_ns) } {
-            Ok(()) | Err(vk::Result::TIMEOUT) => {}
-            Err(err) => {
-                log::warn!(target: "wgpu_shim", "vkWaitSemaphores failed ({err}); polling instead");
-                std::thread::sleep(WAIT_SLICE);
             }
         }
     }

@@ -6,7 +6,9 @@
 
 #![allow(non_upper_case_globals, non_snake_case)]
 
-use std::ffi::{c_int, c_void};
+#[cfg(unix)]
+use std::ffi::c_int;
+use std::ffi::c_void;
 
 use crate::abi::*;
 use crate::ffi::boundary::{self, call, reject};

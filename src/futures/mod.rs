@@ -104,6 +104,7 @@ fn owe(add: impl FnOnce(&mut Owed)) {
 static DEFERRED_CANCELS: Mutex<Vec<body::Body>> = Mutex::new(Vec::new());
 
 /// Hands cancelled callbacks (in future order) to the next API call.
+#[cfg_attr(windows, allow(dead_code))] // The exit barrier's work, which Windows skips (exit.rs).
 fn defer_cancelled(bodies: Vec<body::Body>) {
     if bodies.is_empty() {
         return;

@@ -30,7 +30,7 @@ use ash::vk;
 use super::call;
 use crate::abi::native::WGPUSubmissionIndex;
 use crate::abi::{WGPUBool, WGPUDevice, WGPUFutureWaitInfo};
-use crate::engine::progress::RawFence;
+use crate::engine::fence::RawFence;
 use crate::engine::spin::Spin;
 use crate::ffi::boundary::{self, reject, ApiResult};
 use crate::futures::{DirectSleep, Mode, WaitRules};

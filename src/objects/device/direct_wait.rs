@@ -41,7 +41,7 @@ use parking_lot::Mutex;
 use wgpu_core::global::Global;
 use wgpu_core::id::DeviceId;
 
-use crate::engine::progress::RawFence;
+use crate::engine::fence::RawFence;
 use crate::engine::spin::Spin;
 use crate::futures::DirectSleep;
 use crate::objects::device::Device;

@@ -1,0 +1,167 @@
+//! What the engine needs from a device's backend: its fence, read and slept
+//! on without any wgpu-core lock held. This is the one interface between the
+//! engine and a wgpu-hal backend; everything else the engine does (the
+//! progress thread, spinning, kicking) is the same on every backend.
+//!
+//! - Vulkan with timeline semaphores ([`RawFence`]): the fast path. The
+//!   fence is wgpu-hal's timeline semaphore, read with
+//!   `vkGetSemaphoreCounterValue` and slept on with `vkWaitSemaphores`;
+//!   WaitAny's direct sleeps (`objects/device/direct_wait.rs`) and
+//!   `wgpuDevicePoll` use the same semaphore.
+//! - Every other backend ([`HalFence`]): wgpu-hal's own `get_fence_value`
+//!   and `wait` on the device fence, which sleep in the OS (DX12: an event
+//!   the fence sets; Metal: a condition variable the command buffers'
+//!   completion handlers signal). WaitAny on such a device sleeps on the
+//!   registry's condition variable while the progress thread waits here.
+//! - No fence at all (a Vulkan driver without timeline semaphores): the
+//!   progress thread polls every `WAIT_SLICE` while work is pending.
+
+use std::ops::Deref;
+use std::time::Duration;
+
+use ash::vk;
+use wgpu_core::global::Global;
+use wgpu_core::id::DeviceId;
+
+/// A device fence the progress thread can read and sleep on.
+pub(crate) trait DeviceFence: Send + Sync {
+    /// The newest value the GPU has signalled (every submission up to it
+    /// is done). An error once the fence cannot be read (the library is
+    /// detached at exit, or the device is lost).
+    fn value(&self) -> Result<u64, String>;
+    /// Sleeps until the fence reaches `target` or `timeout_ns` passes;
+    /// `false` when the wait itself failed (the caller then sleeps a slice
+    /// and polls).
+    fn wait_ns(&self, target: u64, timeout_ns: u64) -> bool;
+}
+
+/// The fence of `device_id` on whichever backend it is, or `None` when the
+/// backend has none the engine can sleep on.
+pub(crate) fn for_device(global: &Global, device_id: DeviceId) -> Option<Box<dyn DeviceFence>> {
+    if let Some(raw) = RawFence::new(global, device_id) {
+        return Some(Box::new(raw));
+    }
+    #[cfg(windows)]
+    if let Some(fence) = HalFence::<wgpu_hal::api::Dx12>::new(global, device_id) {
+        return Some(Box::new(fence));
+    }
+    #[cfg(target_vendor = "apple")]
+    if let Some(fence) = HalFence::<wgpu_hal::api::Metal>::new(global, device_id) {
+        return Some(Box::new(fence));
+    }
+    None
+}
+
+/// wgpu-hal's Vulkan device fence, as a raw timeline semaphore.
+pub(crate) struct RawFence {
+    device: ash::Device,
+    fence: vk::Semaphore,
+}
+
+impl RawFence {
+    /// The device's fence, when it is a timeline semaphore on Vulkan 1.2.
+    pub(crate) fn new(global: &Global, device_id: DeviceId) -> Option<RawFence> {
+        // SAFETY: we do not destroy the raw device or fence; they live until
+        // the wgpu-core device is dropped, which happens only after every
+        // user of this fence is done (`Progress::stop`, the device's drop).
+        let hal_device = unsafe { global.device_as_hal::<wgpu_hal::api::Vulkan>(device_id) }?;
+        // SAFETY: as above.
+        let hal_fence = unsafe { global.device_fence_as_hal::<wgpu_hal::api::Vulkan>(device_id) }?;
+        let fence = match &*hal_fence {
+            wgpu_hal::vulkan::Fence::TimelineSemaphore(sem) => *sem,
+            wgpu_hal::vulkan::Fence::FencePool(_) => return None,
+        };
+        let shared = hal_device.shared_instance();
+        // SAFETY: a valid physical device of this instance.
+        let props = unsafe { shared.raw_instance().get_physical_device_properties(hal_device.raw_physical_device()) };
+        if shared.instance_api_version() < vk::API_VERSION_1_2 || props.api_version < vk::API_VERSION_1_2 {
+            return None;
+        }
+        Some(RawFence { device: hal_device.raw_device().clone(), fence })
+    }
+
+    /// The raw device.
+    pub(crate) fn device(&self) -> &ash::Device {
+        &self.device
+    }
+
+    /// The fence semaphore.
+    pub(crate) fn fence(&self) -> vk::Semaphore {
+        self.fence
+    }
+
+    /// The fence's value now (an error once the library is detached from
+    /// the driver at exit).
+    pub(crate) fn value(&self) -> Result<u64, vk::Result> {
+        if crate::ffi::exit::detached() {
+            return Err(vk::Result::ERROR_DEVICE_LOST);
+        }
+        // SAFETY: the fence is a live timeline semaphore of this device.
+        unsafe { self.device.get_semaphore_counter_value(self.fence) }
+    }
+}
+
+impl DeviceFence for RawFence {
+    fn value(&self) -> Result<u64, String> {
+        RawFence::value(self).map_err(|e| e.to_string())
+    }
+
+    fn wait_ns(&self, target: u64, timeout_ns: u64) -> bool {
+        let semaphores = [self.fence];
+        let values = [target];
+        let info = vk::SemaphoreWaitInfo::default().semaphores(&semaphores).values(&values);
+        // SAFETY: the semaphore is a live timeline semaphore of `device`.
+        match unsafe { self.device.wait_semaphores(&info, timeout_ns) } {
+            Ok(()) | Err(vk::Result::TIMEOUT) => true,
+            Err(err) => {
+                log::warn!(target: "wgpu_shim", "vkWaitSemaphores failed ({err}); polling instead");
+                false
+            }
+        }
+    }
+}
+
+/// A wgpu-hal device and its fence, kept alive by wgpu-core's guards (each
+/// holds the wgpu-core device): the fence of a backend without a raw fast
+/// path. Whoever owns it must drop it before the device's ids go
+/// (`Progress` keeps it on its thread only).
+pub(crate) struct HalFence<A: wgpu_hal::Api> {
+    device: Box<dyn Deref<Target = A::Device> + Send + Sync>,
+    fence: Box<dyn Deref<Target = A::Fence> + Send + Sync>,
+}
+
+impl<A: wgpu_hal::Api> HalFence<A> {
+    /// The fence of `device_id`, when the device is one of backend `A`.
+    #[allow(dead_code)] // Built on every target; used where `A`'s backend is.
+    pub(crate) fn new(global: &Global, device_id: DeviceId) -> Option<HalFence<A>> {
+        // SAFETY: neither the device nor the fence is destroyed through
+        // these; the guards keep the wgpu-core device alive while held.
+        let device = unsafe { global.device_as_hal::<A>(device_id) }?;
+        // SAFETY: as above.
+        let fence = unsafe { global.device_fence_as_hal::<A>(device_id) }?;
+        Some(HalFence { device: Box::new(device), fence: Box::new(fence) })
+    }
+}
+
+impl<A: wgpu_hal::Api> DeviceFence for HalFence<A> {
+    fn value(&self) -> Result<u64, String> {
+        if crate::ffi::exit::detached() {
+            return Err("the library is detached from the driver".into());
+        }
+        use wgpu_hal::Device as _;
+        // SAFETY: the fence belongs to this device; both are alive (guards).
+        unsafe { self.device.get_fence_value(&self.fence) }.map_err(|e| e.to_string())
+    }
+
+    fn wait_ns(&self, target: u64, timeout_ns: u64) -> bool {
+        use wgpu_hal::Device as _;
+        // SAFETY: the fence belongs to this device; both are alive (guards).
+        match unsafe { self.device.wait(&self.fence, target, Some(Duration::from_nanos(timeout_ns))) } {
+            Ok(_) => true,
+            Err(err) => {
+                log::debug!(target: "wgpu_shim", "the backend's fence wait failed ({err}); polling instead");
+                false
+            }
+        }
+    }
+}
