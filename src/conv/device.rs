@@ -291,6 +291,48 @@ unsafe fn free_owned_str(view: WGPUStringView) {
     unsafe { crate::ffi::array::free(view.data.cast::<u8>(), view.length) }
 }
 
+/// The backends this build has, as wgpu-native builds them: Vulkan
+/// everywhere, DX12 on Windows, Metal on Apple systems.
+pub(crate) const BUILT_BACKENDS: wgt::Backends = {
+    let built = wgt::Backends::VULKAN;
+    #[cfg(windows)]
+    let built = built.union(wgt::Backends::DX12);
+    #[cfg(target_vendor = "apple")]
+    let built = built.union(wgt::Backends::METAL);
+    built
+};
+
+/// [`BUILT_BACKENDS`] by name, for messages.
+pub(crate) fn built_backend_names() -> String {
+    let names: Vec<&str> =
+        [(wgt::Backends::VULKAN, "Vulkan"), (wgt::Backends::DX12, "D3D12"), (wgt::Backends::METAL, "Metal")]
+            .into_iter()
+            .filter(|(b, _)| BUILT_BACKENDS.contains(*b))
+            .map(|(_, name)| name)
+            .collect();
+    names.join(", ")
+}
+
+/// The backends an adapter request's `backendType` allows: `Ok(None)` for
+/// any, `Err(true)` for a backend this build lacks, `Err(false)` for a
+/// value that is no backend type.
+pub(crate) fn requested_backend(t: WGPUBackendType) -> Result<Option<wgt::Backends>, bool> {
+    let wanted = match t {
+        WGPUBackendType::Undefined => return Ok(None),
+        WGPUBackendType::Vulkan => wgt::Backends::VULKAN,
+        WGPUBackendType::D3D12 => wgt::Backends::DX12,
+        WGPUBackendType::Metal => wgt::Backends::METAL,
+        WGPUBackendType::OpenGL | WGPUBackendType::OpenGLES => wgt::Backends::GL,
+        other if other.0 <= WGPUBackendType::OpenGLES.0 => return Err(true),
+        _ => return Err(false),
+    };
+    if BUILT_BACKENDS.contains(wanted) {
+        Ok(Some(wanted))
+    } else {
+        Err(true)
+    }
+}
+
 /// Fills a C adapter info (its chain must be empty).
 pub(crate) fn write_adapter_info(out: &mut WGPUAdapterInfo, info: &wgt::AdapterInfo) -> ApiResult<()> {
     // SAFETY: the caller of the exported function promises a valid chain.

@@ -154,9 +154,9 @@ pub(crate) unsafe fn instance_extras(
     let Some(extras) = (unsafe { chain.get::<WGPUInstanceExtras>(WGPUSType(WGPUSType_InstanceExtras)) }) else {
         return Ok(());
     };
-    desc.backends = backends(extras.backends) & wgt::Backends::VULKAN;
+    desc.backends = backends(extras.backends) & crate::conv::device::BUILT_BACKENDS;
     if extras.backends != WGPUInstanceBackend_All && desc.backends.is_empty() {
-        log::warn!(target: "wgpu_shim", "WGPUInstanceExtras.backends {:#x} excludes Vulkan, the only backend of this build: the instance has no adapters", extras.backends);
+        log::warn!(target: "wgpu_shim", "WGPUInstanceExtras.backends {:#x} excludes every backend of this build ({}): the instance has no adapters", extras.backends, crate::conv::device::built_backend_names());
     }
     if extras.flags != WGPUInstanceFlag_Empty {
         desc.flags = instance_flags(extras.flags);

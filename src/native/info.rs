@@ -61,10 +61,10 @@ pub unsafe extern "C" fn wgpuGenerateReport(instance: WGPUInstance, report: *mut
 }
 
 /// The wgpu backends an enumeration may use: the requested ones (0: all)
-/// that this build has (Vulkan).
+/// that this build has (`conv::device::BUILT_BACKENDS`).
 fn backends(requested: WGPUInstanceBackend) -> wgpu_types::Backends {
     let requested = crate::conv::native_chain::backends(requested);
-    requested & wgpu_types::Backends::VULKAN
+    requested & crate::conv::device::BUILT_BACKENDS
 }
 
 /// Lists the adapters of the allowed backends. With `adapters` NULL, only
@@ -84,7 +84,7 @@ pub unsafe extern "C" fn wgpuInstanceEnumerateAdapters(
     call("wgpuInstanceEnumerateAdapters", 0, || {
         // SAFETY: the C caller passes a live handle and NULL or valid options.
         let (instance, options) = unsafe { (boundary::arg::<Instance>(instance, "instance")?.arc(), options.as_ref()) };
-        let mut allowed = wgpu_types::Backends::VULKAN;
+        let mut allowed = crate::conv::device::BUILT_BACKENDS;
         if let Some(o) = options {
             // SAFETY: the options' chain is valid (caller).
             unsafe { crate::ffi::chain_walk::expect_none(o.nextInChain, "WGPUInstanceEnumerateAdapterOptions") }?;

@@ -52,6 +52,7 @@ pub(crate) fn request(
     let invalid = |msg: String| (WGPURequestAdapterStatus::Error, msg);
     let mut power = wgpu_types::PowerPreference::None;
     let mut fallback = false;
+    let mut backends = crate::conv::device::BUILT_BACKENDS;
     if let Some(o) = options {
         // SAFETY: the chain is valid (the caller of the export promises it).
         let chain = unsafe { crate::ffi::chain_walk::Chain::walk(o.nextInChain, "WGPURequestAdapterOptions") }
@@ -73,15 +74,16 @@ pub(crate) fn request(
             WGPUPowerPreference::HighPerformance => wgpu_types::PowerPreference::HighPerformance,
             other => return Err(invalid(format!("powerPreference {:#x} is not a power preference", other.0))),
         };
-        match o.backendType {
-            WGPUBackendType::Undefined | WGPUBackendType::Vulkan => {}
-            b if b.0 <= WGPUBackendType::OpenGLES.0 => {
+        match crate::conv::device::requested_backend(o.backendType) {
+            Ok(wanted) => backends = wanted.unwrap_or(backends),
+            Err(true) => {
+                let built = crate::conv::device::built_backend_names();
                 return Err((
                     WGPURequestAdapterStatus::Unavailable,
-                    format!("backend {:#x} is not available: this build supports Vulkan", b.0),
-                ))
+                    format!("backend {:#x} is not available: this build supports {built}", o.backendType.0),
+                ));
             }
-            other => return Err(invalid(format!("backendType {:#x} is not a backend", other.0))),
+            Err(false) => return Err(invalid(format!("backendType {:#x} is not a backend", o.backendType.0))),
         }
         fallback = o.forceFallbackAdapter != 0;
     }
@@ -99,9 +101,7 @@ pub(crate) fn request(
                 compatible_surface: surface,
                 apply_limit_buckets: false,
             };
-            crate::engine::drivers::pinning(|| {
-                instance.global.request_adapter(&opts, wgpu_types::Backends::VULKAN, None)
-            })
+            crate::engine::drivers::pinning(|| instance.global.request_adapter(&opts, backends, None))
         })
     }
     .map_err(invalid)?;

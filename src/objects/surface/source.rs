@@ -1,10 +1,11 @@
 //! `wgpuInstanceCreateSurface`: reading the descriptor's source into window
 //! handles, and making wgpu-core surfaces from them.
 //!
-//! This build presents through Vulkan on X11 and Wayland. The other sources
-//! of webgpu.h (Android, Metal layer, Windows HWND) and wgpu.h's
-//! SwapChainPanel are recognised and refused with a message that says why;
-//! Android and HWND are accepted when the crate is built for those systems.
+//! Each source is accepted on the systems that have it: X11 and Wayland on
+//! Linux and the other Unix systems (Vulkan), HWND on Windows (Vulkan,
+//! DX12), the Metal layer on Apple systems (Metal), Android's native window
+//! on Android. Elsewhere, and for wgpu.h's SwapChainPanel, the source is
+//! refused with a message that says why.
 
 use std::ffi::c_ulong;
 use std::num::{NonZeroIsize, NonZeroU32};
@@ -30,9 +31,12 @@ const UNIX_WINDOWS: bool = cfg!(all(unix, not(target_os = "android"), not(target
 /// The window handles of a surface, kept to make its wgpu-core surface again
 /// (see `Surface::replace_core`).
 #[derive(Clone, Copy)]
-pub(super) struct Source {
-    display: rwh::RawDisplayHandle,
-    window: rwh::RawWindowHandle,
+pub(super) enum Source {
+    /// A window of a window system.
+    Window { display: rwh::RawDisplayHandle, window: rwh::RawWindowHandle },
+    /// A `CAMetalLayer` (Apple systems only).
+    #[cfg_attr(not(target_vendor = "apple"), allow(dead_code))]
+    MetalLayer(NonNull<std::ffi::c_void>),
 }
 
 // SAFETY: the handles are identifiers of window-system objects the
@@ -44,7 +48,14 @@ unsafe impl Sync for Source {}
 
 /// The refusal of a source this build cannot present to.
 fn unsupported(what: &str, needs: &str) -> String {
-    format!("{what} needs {needs}; this build presents through Vulkan to X11 and Wayland windows only")
+    let here = if cfg!(windows) {
+        "Windows HWNDs"
+    } else if cfg!(target_vendor = "apple") {
+        "Metal layers"
+    } else {
+        "X11 and Wayland windows"
+    };
+    format!("{what} needs {needs}; this build presents to {here} only")
 }
 
 /// A non-NULL pointer field, or a message naming it.
@@ -87,7 +98,7 @@ impl Source {
                 }
                 let window = c_ulong::try_from(s.window)
                     .map_err(|_| format!("WGPUSurfaceSourceXlibWindow.window {:#x} is out of range", s.window))?;
-                Ok(Source {
+                Ok(Source::Window {
                     display: rwh::XlibDisplayHandle::new(Some(display), 0).into(),
                     window: rwh::XlibWindowHandle::new(window).into(),
                 })
@@ -101,7 +112,7 @@ impl Source {
                 let connection = non_null(s.connection, "WGPUSurfaceSourceXCBWindow.connection")?;
                 let window =
                     NonZeroU32::new(s.window).ok_or("WGPUSurfaceSourceXCBWindow.window is 0 (XCB_WINDOW_NONE)")?;
-                Ok(Source {
+                Ok(Source::Window {
                     display: rwh::XcbDisplayHandle::new(Some(connection), 0).into(),
                     window: rwh::XcbWindowHandle::new(window).into(),
                 })
@@ -112,7 +123,7 @@ impl Source {
                 if !UNIX_WINDOWS {
                     return Err(unsupported("WGPUSurfaceSourceWaylandSurface", "Wayland"));
                 }
-                Ok(Source {
+                Ok(Source::Window {
                     display: rwh::WaylandDisplayHandle::new(non_null(
                         s.display,
                         "WGPUSurfaceSourceWaylandSurface.display",
@@ -131,7 +142,7 @@ impl Source {
                 if !cfg!(target_os = "android") {
                     return Err(unsupported("WGPUSurfaceSourceAndroidNativeWindow", "Android"));
                 }
-                Ok(Source {
+                Ok(Source::Window {
                     display: rwh::AndroidDisplayHandle::new().into(),
                     window: rwh::AndroidNdkWindowHandle::new(non_null(
                         s.window,
@@ -149,10 +160,15 @@ impl Source {
                 let hwnd = NonZeroIsize::new(s.hwnd as isize).ok_or("WGPUSurfaceSourceWindowsHWND.hwnd is NULL")?;
                 let mut window = rwh::Win32WindowHandle::new(hwnd);
                 window.hinstance = NonZeroIsize::new(s.hinstance as isize);
-                Ok(Source { display: rwh::WindowsDisplayHandle::new().into(), window: window.into() })
+                Ok(Source::Window { display: rwh::WindowsDisplayHandle::new().into(), window: window.into() })
             }
             WGPUSType::SurfaceSourceMetalLayer => {
-                Err(unsupported("WGPUSurfaceSourceMetalLayer", "the Metal backend, which is not in this build"))
+                // SAFETY: the sType names this struct.
+                let s: &WGPUSurfaceSourceMetalLayer = unsafe { chain.get(s_type) }.ok_or_else(missing)?;
+                if !cfg!(target_vendor = "apple") {
+                    return Err(unsupported("WGPUSurfaceSourceMetalLayer", "macOS or iOS (Metal)"));
+                }
+                Ok(Source::MetalLayer(non_null(s.layer, "WGPUSurfaceSourceMetalLayer.layer")?))
             }
             _ => Err(unsupported(
                 "WGPUSurfaceSourceSwapChainPanel",
@@ -166,14 +182,26 @@ impl Source {
         // wgpu-hal panics when the driver fails to make the surface; that
         // becomes an error here rather than a failed call.
         let made = catch_unwind(AssertUnwindSafe(|| {
-            // SAFETY: the application promises (webgpu.h) that the window
-            // handles are valid and outlive the surface.
-            unsafe { global.instance_create_surface(Some(self.display), self.window, None) }
+            match *self {
+                // SAFETY: the application promises (webgpu.h) that the
+                // window handles are valid and outlive the surface.
+                Source::Window { display, window } => unsafe {
+                    global.instance_create_surface(Some(display), window, None)
+                },
+                // SAFETY: the application promises that the layer is a live
+                // `CAMetalLayer` that outlives the surface.
+                #[cfg(target_vendor = "apple")]
+                Source::MetalLayer(layer) => unsafe { global.instance_create_surface_metal(layer.as_ptr(), None) },
+                #[cfg(not(target_vendor = "apple"))]
+                Source::MetalLayer(_) => {
+                    Err(wgpu_core::instance::CreateSurfaceError::BackendNotEnabled(wgpu_types::Backend::Metal))
+                }
+            }
         }));
         match made {
             Ok(Ok(id)) => Ok(id),
             Ok(Err(err)) => Err(crate::conv::describe(&err)),
-            Err(_) => Err("the Vulkan driver failed to create a surface for this window".into()),
+            Err(_) => Err("the driver failed to create a surface for this window".into()),
         }
     }
 }
