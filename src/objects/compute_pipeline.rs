@@ -4,15 +4,16 @@
 use std::sync::Arc;
 
 use parking_lot::Mutex;
-use wgpu_core::id::ComputePipelineId;
+use wgpu_core::global::Global;
+use wgpu_core::id::{ComputePipelineId, DeviceId};
 use wgpu_core::pipeline::{ComputePipelineDescriptor, CreateComputePipelineError, ProgrammableStageDescriptor};
 
 use crate::abi::*;
-use crate::ffi::boundary::{self, call, refcounted, set_label, ApiResult};
-use crate::ffi::callback::{call_async, UserData};
+use crate::ffi::boundary::{self, refcounted, set_label, ApiResult};
 use crate::ffi::chain_walk;
-use crate::ffi::handle::{Handle, Object};
+use crate::ffi::handle::Object;
 use crate::objects::device::Device;
+use crate::objects::pipeline_common::{pipeline_exports, CreateFn, LayoutFn, ReadFn};
 use crate::objects::pipeline_layout::PipelineLayout;
 use crate::objects::shader_module::ShaderModule;
 
@@ -40,9 +41,6 @@ impl Drop for ComputePipeline {
 
 refcounted!(ComputePipeline, WGPUComputePipeline, wgpuComputePipelineAddRef, wgpuComputePipelineRelease);
 set_label!(ComputePipeline, WGPUComputePipeline, wgpuComputePipelineSetLabel);
-
-/// Why a creation failed.
-type Failure = crate::objects::pipeline_common::Failure<CreateComputePipelineError>;
 
 /// Reads a descriptor. The outer error is a synchronous rejection (NULL
 /// module, wrong handle types, malformed arrays or strings); the inner one
@@ -97,120 +95,54 @@ unsafe fn read_descriptor<'a>(
     }))
 }
 
-/// Creates the pipeline (an invalid one when `desc` is a validation error).
-fn create(
-    device: &Arc<Device>,
-    label: String,
-    desc: Result<ComputePipelineDescriptor<'_>, String>,
-) -> (Arc<ComputePipeline>, Option<Failure>) {
-    let global = device.global();
-    let (id, failure) = match desc {
-        Ok(desc) => {
-            let (id, error) = global.device_create_compute_pipeline(device.id, &desc, None);
-            (id, error.map(Failure::Core))
-        }
-        Err(why) => (crate::objects::invalid::compute_pipeline(global, device.id, &label), Some(Failure::Ours(why))),
-    };
-    (
-        Arc::new(ComputePipeline { header: Default::default(), device: device.clone(), id, label: Mutex::new(label) }),
-        failure,
-    )
+/// What a compute pipeline's creation and layouts take from the steps all
+/// pipelines share (`pipeline_common`).
+impl crate::objects::pipeline_common::Kind for ComputePipeline {
+    type Desc = WGPUComputePipelineDescriptor;
+    type Core<'a> = ComputePipelineDescriptor<'a>;
+    type Id = ComputePipelineId;
+    type Error = CreateComputePipelineError;
+    const READ: ReadFn<Self> = read_descriptor;
+    const CREATE: CreateFn<Self> = Global::device_create_compute_pipeline;
+    const INVALID: fn(&Global, DeviceId, &str) -> ComputePipelineId = crate::objects::invalid::compute_pipeline;
+    const LAYOUT: LayoutFn<Self> = Global::compute_pipeline_get_bind_group_layout;
+
+    fn new(device: Arc<Device>, id: ComputePipelineId, label: String) -> Self {
+        ComputePipeline { header: Default::default(), device, id, label: Mutex::new(label) }
+    }
+
+    fn parts(&self) -> (&Arc<Device>, ComputePipelineId) {
+        (&self.device, self.id)
+    }
 }
 
-/// Creates a compute pipeline. `layout` NULL derives the layout from the
-/// shader; a null `entryPoint` picks the module's only compute entry point.
-/// Constants with non-finite values are validation errors. Errors are
-/// reported on the device and give an invalid pipeline.
-///
-/// # Safety
-/// `device` is a live device; `descriptor` is NULL or points at a valid
-/// descriptor whose handles are live.
-#[no_mangle]
-pub unsafe extern "C" fn wgpuDeviceCreateComputePipeline(
-    device: WGPUDevice,
-    descriptor: *const WGPUComputePipelineDescriptor,
-) -> WGPUComputePipeline {
-    call("wgpuDeviceCreateComputePipeline", std::ptr::null_mut(), || {
-        // SAFETY: the C caller passes a live device and NULL or a valid
-        // descriptor.
-        let (device, desc, label) = unsafe { crate::objects::pipeline_common::creation_args(device, descriptor) }?;
-        // SAFETY: the descriptor's contents are valid (caller).
-        let read = unsafe { read_descriptor(desc, &label) }?;
-        let (pipeline, failure) = create(&device, label.clone(), read);
-        if let Some(failure) = failure {
-            failure.report(&device, "wgpuDeviceCreateComputePipeline");
-        }
-        Ok(Handle::into_raw(pipeline))
-    })
-}
+pipeline_exports! {
+    ComputePipeline, "computePipeline";
 
-/// Creates a compute pipeline and completes the future at once (a
-/// CPU-timeline future): `Success` with a pipeline the application owns,
-/// or `ValidationError` / `InternalError` with NULL and a message. Errors
-/// go only to the callback, not to the device.
-///
-/// # Safety
-/// As `wgpuDeviceCreateComputePipeline`; the callback info's chain is valid.
-#[no_mangle]
-pub unsafe extern "C" fn wgpuDeviceCreateComputePipelineAsync(
-    device: WGPUDevice,
-    descriptor: *const WGPUComputePipelineDescriptor,
-    callback_info: WGPUCreateComputePipelineAsyncCallbackInfo,
-) -> WGPUFuture {
-    call_async(
-        "wgpuDeviceCreateComputePipelineAsync",
-        || {
-            crate::objects::pipeline_common::async_fail::<ComputePipeline>(
-                callback_info.callback,
-                UserData(callback_info.userdata1, callback_info.userdata2),
-            )
-        },
-        |on_reject| {
-            let info = crate::objects::pipeline_common::AsyncInfo {
-                next: callback_info.nextInChain,
-                mode: callback_info.mode,
-                callback: callback_info.callback,
-                userdata: UserData(callback_info.userdata1, callback_info.userdata2),
-            };
-            let build = |device: &Arc<Device>, desc: &WGPUComputePipelineDescriptor, label: &str| {
-                // SAFETY: the descriptor's contents are valid (caller).
-                let read = unsafe { read_descriptor(desc, label) }?;
-                Ok(create(device, label.to_owned(), read))
-            };
-            // SAFETY: the C caller passes a live device.
-            let device = unsafe { boundary::arg::<Device>(device, "device")? };
-            // SAFETY: the C caller passes NULL or a valid descriptor and a
-            // valid callback info chain.
-            unsafe {
-                crate::objects::pipeline_common::create_async(
-                    on_reject,
-                    "WGPUCreateComputePipelineAsyncCallbackInfo",
-                    device,
-                    descriptor,
-                    info,
-                    build,
-                )
-            }
-        },
-    )
-}
+    /// Creates a compute pipeline. `layout` NULL derives the layout from the
+    /// shader; a null `entryPoint` picks the module's only compute entry point.
+    /// Constants with non-finite values are validation errors. Errors are
+    /// reported on the device and give an invalid pipeline.
+    ///
+    /// # Safety
+    /// `device` is a live device; `descriptor` is NULL or points at a valid
+    /// descriptor whose handles are live.
+    pub unsafe extern "C" fn wgpuDeviceCreateComputePipeline(device: WGPUDevice, descriptor: *const WGPUComputePipelineDescriptor) -> WGPUComputePipeline;
 
-/// The bind group layout of group `group_index` of the pipeline (a new
-/// object). An index without a layout is a validation error and gives an
-/// invalid layout.
-///
-/// # Safety
-/// `compute_pipeline` is a live pipeline.
-#[no_mangle]
-pub unsafe extern "C" fn wgpuComputePipelineGetBindGroupLayout(
-    compute_pipeline: WGPUComputePipeline,
-    group_index: u32,
-) -> WGPUBindGroupLayout {
-    call("wgpuComputePipelineGetBindGroupLayout", std::ptr::null_mut(), || {
-        // SAFETY: the C caller passes a live handle.
-        let pipeline = unsafe { boundary::arg::<ComputePipeline>(compute_pipeline, "computePipeline") }?;
-        let device = &pipeline.device;
-        let made = device.global().compute_pipeline_get_bind_group_layout(pipeline.id, group_index, None);
-        Ok(crate::objects::pipeline_common::bind_group_layout(device, made))
-    })
+    /// Creates a compute pipeline and completes the future at once (a
+    /// CPU-timeline future): `Success` with a pipeline the application owns,
+    /// or `ValidationError` / `InternalError` with NULL and a message. Errors
+    /// go only to the callback, not to the device.
+    ///
+    /// # Safety
+    /// As `wgpuDeviceCreateComputePipeline`; the callback info's chain is valid.
+    pub unsafe extern "C" fn wgpuDeviceCreateComputePipelineAsync(device: WGPUDevice, descriptor: *const WGPUComputePipelineDescriptor, callback_info: WGPUCreateComputePipelineAsyncCallbackInfo) -> WGPUFuture;
+
+    /// The bind group layout of group `group_index` of the pipeline (a new
+    /// object). An index without a layout is a validation error and gives an
+    /// invalid layout.
+    ///
+    /// # Safety
+    /// `compute_pipeline` is a live pipeline.
+    pub unsafe extern "C" fn wgpuComputePipelineGetBindGroupLayout(compute_pipeline: WGPUComputePipeline, group_index: u32) -> WGPUBindGroupLayout;
 }

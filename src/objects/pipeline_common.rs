@@ -1,13 +1,17 @@
 //! What compute and render pipeline creation share: the failure type, its
-//! reporting, and the asynchronous form's future.
+//! reporting, the asynchronous form's future, and the three exports of each
+//! kind ([`pipeline_exports`], over the per-kind facts of [`Kind`]).
 
 use std::ffi::c_void;
 use std::sync::Arc;
 
+use wgpu_core::binding_model::GetBindGroupLayoutError;
+use wgpu_core::global::Global;
+use wgpu_core::id::{BindGroupLayoutId, DeviceId};
 use wgpu_types::error::{ErrorType, WebGpuError};
 
 use crate::abi::*;
-use crate::ffi::boundary;
+use crate::ffi::boundary::{self, ApiResult};
 use crate::ffi::callback::{SendFn, UserData};
 use crate::ffi::handle::{Handle, Object};
 use crate::futures::Mode;
@@ -15,7 +19,7 @@ use crate::futures::{Outcome, Source};
 use crate::objects::device::Device;
 
 /// Why a creation failed.
-pub(crate) enum Failure<E> {
+enum Failure<E> {
     /// wgpu-core's error.
     Core(E),
     /// A validation error this library found in the descriptor.
@@ -24,7 +28,7 @@ pub(crate) enum Failure<E> {
 
 impl<E: WebGpuError> Failure<E> {
     /// Reports the failure on the device (the synchronous form).
-    pub(crate) fn report(self, device: &Device, func: &str) {
+    fn report(self, device: &Device, func: &str) {
         match self {
             Failure::Core(e) => device.report(e),
             Failure::Ours(why) => device.report_validation(format!("{func}: {why}")),
@@ -88,7 +92,7 @@ pub(crate) fn async_fail<P: Object>(callback: AsyncCallback<P>, userdata: UserDa
 /// once (a CPU-timeline future): `Success` with a pipeline the application
 /// owns, or `ValidationError` / `InternalError` with NULL and a message.
 /// Errors go only to the callback, not to the device.
-pub(crate) fn complete_async<P: Object, E: WebGpuError>(
+fn complete_async<P: Object, E: WebGpuError>(
     device: &Arc<Device>,
     mode: Mode,
     callback: AsyncCallback<P>,
@@ -144,10 +148,10 @@ impl Labelled for WGPURenderPipelineDescriptor {
 ///
 /// # Safety
 /// `device` is NULL or a live device; `descriptor` is NULL or valid.
-pub(crate) unsafe fn creation_args<'a, D: Labelled>(
+unsafe fn creation_args<'a, D: Labelled>(
     device: WGPUDevice,
     descriptor: *const D,
-) -> boundary::ApiResult<(Arc<Device>, &'a D, String)> {
+) -> ApiResult<(Arc<Device>, &'a D, String)> {
     // SAFETY: forwarded from the caller.
     unsafe {
         let device = boundary::arg::<Device>(device, "device")?.arc();
@@ -159,7 +163,7 @@ pub(crate) unsafe fn creation_args<'a, D: Labelled>(
 /// The handle of a bind group layout a pipeline's `GetBindGroupLayout`
 /// produced; its error (an index without a layout) is reported and the
 /// layout is invalid.
-pub(crate) fn bind_group_layout<E: WebGpuError>(
+fn bind_group_layout<E: WebGpuError>(
     device: &Arc<Device>,
     (id, error): (wgpu_core::id::BindGroupLayoutId, Option<E>),
 ) -> WGPUBindGroupLayout {
@@ -179,22 +183,23 @@ pub(crate) struct AsyncInfo<P: Object> {
 
 /// The body of `wgpuDeviceCreate{Compute,Render}PipelineAsync` inside its
 /// `call_async`: checks the device and the callback info, builds the
-/// pipeline with `build` (the synchronous form's steps: read the descriptor,
-/// create) and completes the future with it, in the callback's mode. A
-/// rejection before that delivers the callback once with `ValidationError`
+/// pipeline (the synchronous form's steps: read the descriptor, create) and
+/// completes the future with it, in the callback's mode. A rejection before
+/// that delivers the callback once with `ValidationError`
 /// (`ffi::callback::call_async`, with [`async_fail`]).
 ///
 /// # Safety
-/// `device` is NULL or a live device; `descriptor` is NULL or valid;
-/// `info.next` is a valid chain.
-pub(crate) unsafe fn create_async<'r, P: Object, D: Labelled, E: WebGpuError, F: crate::ffi::callback::MakeFail>(
+/// `device` is NULL or a live device; `descriptor` is NULL or valid, with
+/// valid contents; `info.next` is a valid chain.
+pub(crate) unsafe fn create_async<'r, K: Kind, F: crate::ffi::callback::MakeFail>(
     on_reject: &mut crate::ffi::callback::OnReject<'r, F>,
     info_name: &'static str,
-    device: &'r Handle<Device>,
-    descriptor: *const D,
-    info: AsyncInfo<P>,
-    build: impl FnOnce(&Arc<Device>, &D, &str) -> boundary::ApiResult<(Arc<P>, Option<Failure<E>>)>,
-) -> boundary::ApiResult<WGPUFuture> {
+    device: WGPUDevice,
+    descriptor: *const K::Desc,
+    info: AsyncInfo<K>,
+) -> ApiResult<WGPUFuture> {
+    // SAFETY: the C caller passes a live device.
+    let device: &'r Handle<Device> = unsafe { boundary::arg::<Device>(device, "device")? };
     on_reject.registry(&device.instance.registry, Source::Cpu);
     let device = device.arc();
     // SAFETY: the C caller passes a valid callback info chain.
@@ -203,7 +208,190 @@ pub(crate) unsafe fn create_async<'r, P: Object, D: Labelled, E: WebGpuError, F:
     let desc = unsafe { boundary::ptr_arg(descriptor, "descriptor")? };
     // SAFETY: as above.
     let label = unsafe { boundary::label_arg(desc.label(), "label")? };
-    let (pipeline, failure) = build(&device, desc, &label)?;
+    // SAFETY: the descriptor's contents are valid (caller).
+    let read = unsafe { (K::READ)(desc, &label) }?;
+    let (pipeline, failure) = create::<K>(&device, label.clone(), read);
     on_reject.disarm();
     Ok(complete_async(&device, mode, info.callback, info.userdata, pipeline, failure))
 }
+
+/// Reads a descriptor of kind `K`. The outer error is a synchronous
+/// rejection (NULL module, wrong handle types, malformed arrays or
+/// strings); the inner one a validation error (chains, unknown enum values,
+/// non-finite or repeated constants).
+pub(crate) type ReadFn<K> =
+    for<'a, 'd> unsafe fn(&'d <K as Kind>::Desc, &'a str) -> ApiResult<Result<<K as Kind>::Core<'a>, String>>;
+
+/// wgpu-core's creation of a pipeline of kind `K`.
+pub(crate) type CreateFn<K> = for<'g, 'd, 'a> fn(
+    &'g Global,
+    DeviceId,
+    &'d <K as Kind>::Core<'a>,
+    Option<<K as Kind>::Id>,
+) -> (<K as Kind>::Id, Option<<K as Kind>::Error>);
+
+/// wgpu-core's bind group layout of a pipeline of kind `K`.
+pub(crate) type LayoutFn<K> = fn(
+    &Global,
+    <K as Kind>::Id,
+    u32,
+    Option<BindGroupLayoutId>,
+) -> (BindGroupLayoutId, Option<GetBindGroupLayoutError>);
+
+/// What differs between compute and render pipelines, for the creation and
+/// layout steps they share.
+pub(crate) trait Kind: Object {
+    /// The webgpu.h descriptor.
+    type Desc: Labelled;
+    /// wgpu-core's descriptor, borrowing the label.
+    type Core<'a>;
+    /// wgpu-core's id.
+    type Id: Copy;
+    /// wgpu-core's creation error.
+    type Error: WebGpuError;
+    /// Reads a descriptor.
+    ///
+    /// # Safety
+    /// The descriptor's chains, strings, arrays and handles are valid.
+    const READ: ReadFn<Self>;
+    /// Creates the wgpu-core pipeline.
+    const CREATE: CreateFn<Self>;
+    /// Creates an invalid wgpu-core pipeline (`objects::invalid`).
+    const INVALID: fn(&Global, DeviceId, &str) -> Self::Id;
+    /// Makes the bind group layout of a group of the pipeline.
+    const LAYOUT: LayoutFn<Self>;
+    /// The object for a wgpu-core pipeline.
+    fn new(device: Arc<Device>, id: Self::Id, label: String) -> Self;
+    /// The device and the wgpu-core id of the object.
+    fn parts(&self) -> (&Arc<Device>, Self::Id);
+}
+
+/// Creates the pipeline (an invalid one when `desc` is a validation error).
+fn create<K: Kind>(
+    device: &Arc<Device>,
+    label: String,
+    desc: Result<K::Core<'_>, String>,
+) -> (Arc<K>, Option<Failure<K::Error>>) {
+    let global = device.global();
+    let (id, failure) = match desc {
+        Ok(desc) => {
+            let (id, error) = (K::CREATE)(global, device.id, &desc, None);
+            (id, error.map(Failure::Core))
+        }
+        Err(why) => ((K::INVALID)(global, device.id, &label), Some(Failure::Ours(why))),
+    };
+    (Arc::new(K::new(device.clone(), id, label)), failure)
+}
+
+/// The body of `wgpuDeviceCreate{Compute,Render}Pipeline` (`func`) inside
+/// its `call`: reads the descriptor and creates the pipeline; errors are
+/// reported on the device and give an invalid pipeline.
+///
+/// # Safety
+/// `device` is NULL or a live device; `descriptor` is NULL or valid, with
+/// valid contents.
+pub(crate) unsafe fn create_sync<K: Kind>(
+    func: &str,
+    device: WGPUDevice,
+    descriptor: *const K::Desc,
+) -> ApiResult<*mut K::Raw> {
+    // SAFETY: the C caller passes a live device and NULL or a valid
+    // descriptor.
+    let (device, desc, label) = unsafe { creation_args(device, descriptor) }?;
+    // SAFETY: the descriptor's contents are valid (caller).
+    let read = unsafe { (K::READ)(desc, &label) }?;
+    let (pipeline, failure) = create::<K>(&device, label.clone(), read);
+    if let Some(failure) = failure {
+        failure.report(&device, func);
+    }
+    Ok(Handle::into_raw(pipeline))
+}
+
+/// The body of `wgpu{Compute,Render}PipelineGetBindGroupLayout` inside its
+/// `call`: the bind group layout of group `group_index` of the pipeline
+/// (`param` names the pipeline in a rejection).
+///
+/// # Safety
+/// `pipeline` is NULL or a live pipeline of kind `K`.
+pub(crate) unsafe fn get_bind_group_layout<K: Kind>(
+    pipeline: *mut K::Raw,
+    param: &str,
+    group_index: u32,
+) -> ApiResult<WGPUBindGroupLayout> {
+    // SAFETY: forwarded from the caller.
+    let pipeline = unsafe { boundary::arg::<K>(pipeline, param) }?;
+    let (device, id) = pipeline.parts();
+    let made = (K::LAYOUT)(device.global(), id, group_index, None);
+    Ok(bind_group_layout(device, made))
+}
+
+/// Defines a pipeline kind's exports from their doc comments and
+/// signatures, in this order: `wgpuDeviceCreate*Pipeline`, its `Async`
+/// form and `wgpu*PipelineGetBindGroupLayout` (after the kind and the
+/// name of its handle parameter). Their bodies are [`create_sync`],
+/// [`create_async`] and [`get_bind_group_layout`].
+macro_rules! pipeline_exports {
+    (
+        $kind:ty, $param:literal;
+        $(#[$create_doc:meta])*
+        pub unsafe extern "C" fn $create:ident(device: WGPUDevice, descriptor: *const $desc:ty) -> $ret:ty;
+        $(#[$async_doc:meta])*
+        pub unsafe extern "C" fn $create_async:ident(device: WGPUDevice, descriptor: *const $async_desc:ty, callback_info: $info:ident) -> WGPUFuture;
+        $(#[$layout_doc:meta])*
+        pub unsafe extern "C" fn $layout:ident($pipeline:ident: $pipeline_ty:ty, group_index: u32) -> WGPUBindGroupLayout;
+    ) => {
+        $(#[$create_doc])*
+        #[no_mangle]
+        pub unsafe extern "C" fn $create(device: WGPUDevice, descriptor: *const $desc) -> $ret {
+            $crate::ffi::boundary::call(stringify!($create), std::ptr::null_mut(), || {
+                // SAFETY: the C caller passes a live device and NULL or a
+                // valid descriptor whose contents are valid.
+                unsafe { $crate::objects::pipeline_common::create_sync::<$kind>(stringify!($create), device, descriptor) }
+            })
+        }
+
+        $(#[$async_doc])*
+        #[no_mangle]
+        pub unsafe extern "C" fn $create_async(device: WGPUDevice, descriptor: *const $async_desc, callback_info: $info) -> WGPUFuture {
+            crate::ffi::callback::call_async(
+                stringify!($create_async),
+                || {
+                    $crate::objects::pipeline_common::async_fail::<$kind>(
+                        callback_info.callback,
+                        $crate::ffi::callback::UserData(callback_info.userdata1, callback_info.userdata2),
+                    )
+                },
+                |on_reject| {
+                    let info = $crate::objects::pipeline_common::AsyncInfo {
+                        next: callback_info.nextInChain,
+                        mode: callback_info.mode,
+                        callback: callback_info.callback,
+                        userdata: $crate::ffi::callback::UserData(callback_info.userdata1, callback_info.userdata2),
+                    };
+                    // SAFETY: the C caller passes a live device, NULL or a
+                    // valid descriptor whose contents are valid, and a valid
+                    // callback info chain.
+                    unsafe {
+                        $crate::objects::pipeline_common::create_async::<$kind, _>(
+                            on_reject,
+                            stringify!($info),
+                            device,
+                            descriptor,
+                            info,
+                        )
+                    }
+                },
+            )
+        }
+
+        $(#[$layout_doc])*
+        #[no_mangle]
+        pub unsafe extern "C" fn $layout($pipeline: $pipeline_ty, group_index: u32) -> WGPUBindGroupLayout {
+            $crate::ffi::boundary::call(stringify!($layout), std::ptr::null_mut(), || {
+                // SAFETY: the C caller passes a live handle.
+                unsafe { $crate::objects::pipeline_common::get_bind_group_layout::<$kind>($pipeline, $param, group_index) }
+            })
+        }
+    };
+}
+pub(crate) use pipeline_exports;

@@ -9,7 +9,8 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 use parking_lot::Mutex;
-use wgpu_core::id::RenderPipelineId;
+use wgpu_core::global::Global;
+use wgpu_core::id::{DeviceId, RenderPipelineId};
 use wgpu_core::pipeline::{
     CreateRenderPipelineError, FragmentState, ProgrammableStageDescriptor, RenderPipelineDescriptor,
     VertexBufferLayout, VertexState,
@@ -17,11 +18,11 @@ use wgpu_core::pipeline::{
 
 use crate::abi::*;
 use crate::conv::render as conv;
-use crate::ffi::boundary::{self, call, refcounted, set_label, ApiResult};
-use crate::ffi::callback::{call_async, UserData};
+use crate::ffi::boundary::{self, refcounted, set_label, ApiResult};
 use crate::ffi::chain_walk;
-use crate::ffi::handle::{Handle, Object};
+use crate::ffi::handle::Object;
 use crate::objects::device::Device;
+use crate::objects::pipeline_common::{pipeline_exports, CreateFn, LayoutFn, ReadFn};
 use crate::objects::pipeline_layout::PipelineLayout;
 use crate::objects::shader_module::ShaderModule;
 
@@ -49,9 +50,6 @@ impl Drop for RenderPipeline {
 
 refcounted!(RenderPipeline, WGPURenderPipeline, wgpuRenderPipelineAddRef, wgpuRenderPipelineRelease);
 set_label!(RenderPipeline, WGPURenderPipeline, wgpuRenderPipelineSetLabel);
-
-/// Why a creation failed.
-type Failure = crate::objects::pipeline_common::Failure<CreateRenderPipelineError>;
 
 /// A descriptor read from C memory (everything owned but the label), or the
 /// message of the validation error found while reading it.
@@ -254,120 +252,58 @@ unsafe fn read_descriptor<'a>(desc: &WGPURenderPipelineDescriptor, label: &'a st
     }))
 }
 
-/// Creates the pipeline (an invalid one when `desc` is a validation error).
-fn create(device: &Arc<Device>, label: String, desc: Read<'_>) -> (Arc<RenderPipeline>, Option<Failure>) {
-    let global = device.global();
-    let (id, failure) = match desc {
-        Ok(desc) => {
-            let (id, error) = global.device_create_render_pipeline(device.id, &desc, None);
-            (id, error.map(Failure::Core))
-        }
-        Err(why) => (crate::objects::invalid::render_pipeline(global, device.id, &label), Some(Failure::Ours(why))),
-    };
-    (
-        Arc::new(RenderPipeline { header: Default::default(), device: device.clone(), id, label: Mutex::new(label) }),
-        failure,
-    )
+/// What a render pipeline's creation and layouts take from the steps all
+/// pipelines share (`pipeline_common`).
+impl crate::objects::pipeline_common::Kind for RenderPipeline {
+    type Desc = WGPURenderPipelineDescriptor;
+    type Core<'a> = RenderPipelineDescriptor<'a>;
+    type Id = RenderPipelineId;
+    type Error = CreateRenderPipelineError;
+    const READ: ReadFn<Self> = read_descriptor;
+    const CREATE: CreateFn<Self> = Global::device_create_render_pipeline;
+    const INVALID: fn(&Global, DeviceId, &str) -> RenderPipelineId = crate::objects::invalid::render_pipeline;
+    const LAYOUT: LayoutFn<Self> = Global::render_pipeline_get_bind_group_layout;
+
+    fn new(device: Arc<Device>, id: RenderPipelineId, label: String) -> Self {
+        RenderPipeline { header: Default::default(), device, id, label: Mutex::new(label) }
+    }
+
+    fn parts(&self) -> (&Arc<Device>, RenderPipelineId) {
+        (&self.device, self.id)
+    }
 }
 
-/// Creates a render pipeline. `layout` NULL derives the layout from the
-/// shaders; a null `entryPoint` picks the module's only entry point of the
-/// stage. `Undefined` enum values take the header's defaults; a color
-/// target with format `Undefined` is a hole; a vertex buffer layout with
-/// step mode `Undefined` and no attributes is an unused slot. The primitive
-/// state may chain wgpu.h's `WGPUPrimitiveStateExtras` (polygon mode,
-/// conservative rasterization). Errors are reported on the device and give
-/// an invalid pipeline.
-///
-/// # Safety
-/// `device` is a live device; `descriptor` is NULL or points at a valid
-/// descriptor whose handles are live.
-#[no_mangle]
-pub unsafe extern "C" fn wgpuDeviceCreateRenderPipeline(
-    device: WGPUDevice,
-    descriptor: *const WGPURenderPipelineDescriptor,
-) -> WGPURenderPipeline {
-    call("wgpuDeviceCreateRenderPipeline", std::ptr::null_mut(), || {
-        // SAFETY: the C caller passes a live device and NULL or a valid
-        // descriptor.
-        let (device, desc, label) = unsafe { crate::objects::pipeline_common::creation_args(device, descriptor) }?;
-        // SAFETY: the descriptor's contents are valid (caller).
-        let read = unsafe { read_descriptor(desc, &label) }?;
-        let (pipeline, failure) = create(&device, label.clone(), read);
-        if let Some(failure) = failure {
-            failure.report(&device, "wgpuDeviceCreateRenderPipeline");
-        }
-        Ok(Handle::into_raw(pipeline))
-    })
-}
+pipeline_exports! {
+    RenderPipeline, "renderPipeline";
 
-/// Creates a render pipeline and completes the future at once (a
-/// CPU-timeline future): `Success` with a pipeline the application owns,
-/// or `ValidationError` / `InternalError` with NULL and a message. Errors
-/// go only to the callback, not to the device.
-///
-/// # Safety
-/// As `wgpuDeviceCreateRenderPipeline`; the callback info's chain is valid.
-#[no_mangle]
-pub unsafe extern "C" fn wgpuDeviceCreateRenderPipelineAsync(
-    device: WGPUDevice,
-    descriptor: *const WGPURenderPipelineDescriptor,
-    callback_info: WGPUCreateRenderPipelineAsyncCallbackInfo,
-) -> WGPUFuture {
-    call_async(
-        "wgpuDeviceCreateRenderPipelineAsync",
-        || {
-            crate::objects::pipeline_common::async_fail::<RenderPipeline>(
-                callback_info.callback,
-                UserData(callback_info.userdata1, callback_info.userdata2),
-            )
-        },
-        |on_reject| {
-            let info = crate::objects::pipeline_common::AsyncInfo {
-                next: callback_info.nextInChain,
-                mode: callback_info.mode,
-                callback: callback_info.callback,
-                userdata: UserData(callback_info.userdata1, callback_info.userdata2),
-            };
-            let build = |device: &Arc<Device>, desc: &WGPURenderPipelineDescriptor, label: &str| {
-                // SAFETY: the descriptor's contents are valid (caller).
-                let read = unsafe { read_descriptor(desc, label) }?;
-                Ok(create(device, label.to_owned(), read))
-            };
-            // SAFETY: the C caller passes a live device.
-            let device = unsafe { boundary::arg::<Device>(device, "device")? };
-            // SAFETY: the C caller passes NULL or a valid descriptor and a
-            // valid callback info chain.
-            unsafe {
-                crate::objects::pipeline_common::create_async(
-                    on_reject,
-                    "WGPUCreateRenderPipelineAsyncCallbackInfo",
-                    device,
-                    descriptor,
-                    info,
-                    build,
-                )
-            }
-        },
-    )
-}
+    /// Creates a render pipeline. `layout` NULL derives the layout from the
+    /// shaders; a null `entryPoint` picks the module's only entry point of the
+    /// stage. `Undefined` enum values take the header's defaults; a color
+    /// target with format `Undefined` is a hole; a vertex buffer layout with
+    /// step mode `Undefined` and no attributes is an unused slot. The primitive
+    /// state may chain wgpu.h's `WGPUPrimitiveStateExtras` (polygon mode,
+    /// conservative rasterization). Errors are reported on the device and give
+    /// an invalid pipeline.
+    ///
+    /// # Safety
+    /// `device` is a live device; `descriptor` is NULL or points at a valid
+    /// descriptor whose handles are live.
+    pub unsafe extern "C" fn wgpuDeviceCreateRenderPipeline(device: WGPUDevice, descriptor: *const WGPURenderPipelineDescriptor) -> WGPURenderPipeline;
 
-/// The bind group layout of group `group_index` of the pipeline (a new
-/// object). An index without a layout is a validation error and gives an
-/// invalid layout.
-///
-/// # Safety
-/// `render_pipeline` is a live pipeline.
-#[no_mangle]
-pub unsafe extern "C" fn wgpuRenderPipelineGetBindGroupLayout(
-    render_pipeline: WGPURenderPipeline,
-    group_index: u32,
-) -> WGPUBindGroupLayout {
-    call("wgpuRenderPipelineGetBindGroupLayout", std::ptr::null_mut(), || {
-        // SAFETY: the C caller passes a live handle.
-        let pipeline = unsafe { boundary::arg::<RenderPipeline>(render_pipeline, "renderPipeline") }?;
-        let device = &pipeline.device;
-        let made = device.global().render_pipeline_get_bind_group_layout(pipeline.id, group_index, None);
-        Ok(crate::objects::pipeline_common::bind_group_layout(device, made))
-    })
+    /// Creates a render pipeline and completes the future at once (a
+    /// CPU-timeline future): `Success` with a pipeline the application owns,
+    /// or `ValidationError` / `InternalError` with NULL and a message. Errors
+    /// go only to the callback, not to the device.
+    ///
+    /// # Safety
+    /// As `wgpuDeviceCreateRenderPipeline`; the callback info's chain is valid.
+    pub unsafe extern "C" fn wgpuDeviceCreateRenderPipelineAsync(device: WGPUDevice, descriptor: *const WGPURenderPipelineDescriptor, callback_info: WGPUCreateRenderPipelineAsyncCallbackInfo) -> WGPUFuture;
+
+    /// The bind group layout of group `group_index` of the pipeline (a new
+    /// object). An index without a layout is a validation error and gives an
+    /// invalid layout.
+    ///
+    /// # Safety
+    /// `render_pipeline` is a live pipeline.
+    pub unsafe extern "C" fn wgpuRenderPipelineGetBindGroupLayout(render_pipeline: WGPURenderPipeline, group_index: u32) -> WGPUBindGroupLayout;
 }
