@@ -12,17 +12,16 @@ use std::sync::Arc;
 use parking_lot::Mutex;
 use wgpu_core::command::{ComputePass, ComputePassDescriptor, PassTimestampWrites};
 use wgpu_core::global::Global;
-use wgpu_types as wgt;
+use wgpu_types::error::WebGpuError;
 
 use crate::abi::*;
 use crate::ffi::boundary::{self, call, refcounted, set_label};
 use crate::ffi::handle::{Handle, Object};
-use crate::objects::bind_group::BindGroup;
-use crate::objects::buffer::Buffer;
 use crate::objects::command_encoder::CommandEncoder;
 use crate::objects::compute_pipeline::ComputePipeline;
 use crate::objects::device::Device;
 use crate::objects::query_set::QuerySet;
+use crate::objects::render_pass_commands::recording_exports;
 
 /// A `WGPUComputePassEncoder`.
 #[repr(C)]
@@ -46,17 +45,24 @@ set_label!(ComputePassEncoder, WGPUComputePassEncoder, wgpuComputePassEncoderSet
 impl ComputePassEncoder {
     /// Runs one recording call on the pass, then reports its immediate
     /// error, if any, with the pass unlocked.
-    pub(crate) fn record<E: wgt::error::WebGpuError>(
-        &self,
-        f: impl FnOnce(&Global, &mut ComputePass) -> Result<(), E>,
-    ) {
-        let result = {
-            let mut pass = self.pass.lock();
-            f(self.device.global(), &mut pass)
-        };
-        if let Err(e) = result {
-            self.device.report(e);
-        }
+    pub(crate) fn record<E: WebGpuError>(&self, f: impl FnOnce(&Global, &mut ComputePass) -> Result<(), E>) {
+        record_in(&self.device, &self.pass, f);
+    }
+}
+
+/// Runs one recording call on a pass (compute or render) behind its mutex,
+/// then reports its immediate error, if any, with the pass unlocked.
+pub(crate) fn record_in<P, E: WebGpuError>(
+    device: &Device,
+    pass: &Mutex<P>,
+    f: impl FnOnce(&Global, &mut P) -> Result<(), E>,
+) {
+    let result = {
+        let mut pass = pass.lock();
+        f(device.global(), &mut pass)
+    };
+    if let Err(e) = result {
+        device.report(e);
     }
 }
 
@@ -142,197 +148,64 @@ pub(crate) unsafe fn timestamp_writes(
     })))
 }
 
-/// Sets the pipeline for the following dispatches.
-///
-/// # Safety
-/// `compute_pass_encoder` and `pipeline` are live handles.
-#[no_mangle]
-pub unsafe extern "C" fn wgpuComputePassEncoderSetPipeline(
-    compute_pass_encoder: WGPUComputePassEncoder,
-    pipeline: WGPUComputePipeline,
-) {
-    call("wgpuComputePassEncoderSetPipeline", (), || {
-        // SAFETY: the C caller passes live handles.
-        let (pass, pipeline) = unsafe {
-            (
-                boundary::arg::<ComputePassEncoder>(compute_pass_encoder, "computePassEncoder")?,
-                boundary::arg::<ComputePipeline>(pipeline, "pipeline")?,
-            )
-        };
-        pass.record(|g, p| g.compute_pass_set_pipeline(p, pipeline.id));
-        Ok(())
-    })
-}
+recording_exports! {
+    ComputePassEncoder, "computePassEncoder";
 
-/// Binds a bind group (NULL unbinds the slot) with its dynamic offsets.
-///
-/// # Safety
-/// `compute_pass_encoder` is a live handle, `group` NULL or a live handle;
-/// `dynamic_offsets` points at `dynamic_offset_count` values.
-#[no_mangle]
-pub unsafe extern "C" fn wgpuComputePassEncoderSetBindGroup(
-    compute_pass_encoder: WGPUComputePassEncoder,
-    group_index: u32,
-    group: WGPUBindGroup,
-    dynamic_offset_count: usize,
-    dynamic_offsets: *const u32,
-) {
-    call("wgpuComputePassEncoderSetBindGroup", (), || {
-        // SAFETY: the C caller passes live handles (group may be NULL) and
-        // a valid array.
-        let (pass, group, offsets) = unsafe {
-            (
-                boundary::arg::<ComputePassEncoder>(compute_pass_encoder, "computePassEncoder")?,
-                boundary::opt_arg::<BindGroup>(group, "group")?,
-                boundary::slice_arg(dynamic_offsets, dynamic_offset_count, "dynamicOffsets")?,
-            )
-        };
-        let group = group.map(|g| g.id);
-        pass.record(|g, p| g.compute_pass_set_bind_group(p, group_index, group, offsets));
-        Ok(())
-    })
-}
+    /// Sets the pipeline for the following dispatches.
+    ///
+    /// # Safety
+    /// `compute_pass_encoder` and `pipeline` are live handles.
+    pub unsafe extern "C" fn wgpuComputePassEncoderSetPipeline(compute_pass_encoder: WGPUComputePassEncoder, pipeline: WGPUComputePipeline) => set_pipeline(ComputePipeline, compute_pass_set_pipeline);
 
-/// Sets immediate data (`var<immediate>`) bytes `offset..offset + size`.
-/// Needs a device with immediates; otherwise the pass is invalid.
-///
-/// # Safety
-/// `compute_pass_encoder` is a live handle; `data` points at `size` bytes.
-#[no_mangle]
-pub unsafe extern "C" fn wgpuComputePassEncoderSetImmediates(
-    compute_pass_encoder: WGPUComputePassEncoder,
-    offset: u32,
-    data: *const std::ffi::c_void,
-    size: usize,
-) {
-    call("wgpuComputePassEncoderSetImmediates", (), || {
-        // SAFETY: the C caller passes a live handle and `size` readable
-        // bytes at `data`.
-        let (pass, bytes) = unsafe {
-            (
-                boundary::arg::<ComputePassEncoder>(compute_pass_encoder, "computePassEncoder")?,
-                boundary::slice_arg(data.cast::<u8>(), size, "data")?,
-            )
-        };
-        pass.record(|g, p| g.compute_pass_set_immediates(p, offset, bytes));
-        Ok(())
-    })
-}
+    /// Binds a bind group (NULL unbinds the slot) with its dynamic offsets.
+    ///
+    /// # Safety
+    /// `compute_pass_encoder` is a live handle, `group` NULL or a live handle;
+    /// `dynamic_offsets` points at `dynamic_offset_count` values.
+    pub unsafe extern "C" fn wgpuComputePassEncoderSetBindGroup(compute_pass_encoder: WGPUComputePassEncoder, group_index: u32, group: WGPUBindGroup, dynamic_offset_count: usize, dynamic_offsets: *const u32) => set_bind_group(compute_pass_set_bind_group);
 
-/// Dispatches a grid of workgroups.
-///
-/// # Safety
-/// `compute_pass_encoder` is a live handle.
-#[no_mangle]
-pub unsafe extern "C" fn wgpuComputePassEncoderDispatchWorkgroups(
-    compute_pass_encoder: WGPUComputePassEncoder,
-    workgroup_count_x: u32,
-    workgroup_count_y: u32,
-    workgroup_count_z: u32,
-) {
-    call("wgpuComputePassEncoderDispatchWorkgroups", (), || {
-        // SAFETY: the C caller passes a live handle.
-        let pass = unsafe { boundary::arg::<ComputePassEncoder>(compute_pass_encoder, "computePassEncoder") }?;
-        pass.record(|g, p| {
-            g.compute_pass_dispatch_workgroups(p, workgroup_count_x, workgroup_count_y, workgroup_count_z)
-        });
-        Ok(())
-    })
-}
+    /// Sets immediate data (`var<immediate>`) bytes `offset..offset + size`.
+    /// Needs a device with immediates; otherwise the pass is invalid.
+    ///
+    /// # Safety
+    /// `compute_pass_encoder` is a live handle; `data` points at `size` bytes.
+    pub unsafe extern "C" fn wgpuComputePassEncoderSetImmediates(compute_pass_encoder: WGPUComputePassEncoder, offset: u32, data: *const std::ffi::c_void, size: usize) => set_immediates(compute_pass_set_immediates);
 
-/// Dispatches with the workgroup counts read from `indirect_buffer` at
-/// `indirect_offset`.
-///
-/// # Safety
-/// `compute_pass_encoder` and `indirect_buffer` are live handles.
-#[no_mangle]
-pub unsafe extern "C" fn wgpuComputePassEncoderDispatchWorkgroupsIndirect(
-    compute_pass_encoder: WGPUComputePassEncoder,
-    indirect_buffer: WGPUBuffer,
-    indirect_offset: u64,
-) {
-    call("wgpuComputePassEncoderDispatchWorkgroupsIndirect", (), || {
-        // SAFETY: the C caller passes live handles.
-        let (pass, buffer) = unsafe {
-            (
-                boundary::arg::<ComputePassEncoder>(compute_pass_encoder, "computePassEncoder")?,
-                boundary::arg::<Buffer>(indirect_buffer, "indirectBuffer")?,
-            )
-        };
-        pass.record(|g, p| g.compute_pass_dispatch_workgroups_indirect(p, buffer.id, indirect_offset));
-        Ok(())
-    })
-}
+    /// Dispatches a grid of workgroups.
+    ///
+    /// # Safety
+    /// `compute_pass_encoder` is a live handle.
+    pub unsafe extern "C" fn wgpuComputePassEncoderDispatchWorkgroups(compute_pass_encoder: WGPUComputePassEncoder, workgroup_count_x: u32, workgroup_count_y: u32, workgroup_count_z: u32) => plain(compute_pass_dispatch_workgroups);
 
-/// Ends the pass: its commands go into the encoder (an invalid pass
-/// invalidates the encoder). Ending twice is a validation error.
-///
-/// # Safety
-/// `compute_pass_encoder` is a live handle.
-#[no_mangle]
-pub unsafe extern "C" fn wgpuComputePassEncoderEnd(compute_pass_encoder: WGPUComputePassEncoder) {
-    call("wgpuComputePassEncoderEnd", (), || {
-        // SAFETY: the C caller passes a live handle.
-        let pass = unsafe { boundary::arg::<ComputePassEncoder>(compute_pass_encoder, "computePassEncoder") }?;
-        pass.record(|g, p| g.compute_pass_end(p));
-        Ok(())
-    })
-}
+    /// Dispatches with the workgroup counts read from `indirect_buffer` at
+    /// `indirect_offset`.
+    ///
+    /// # Safety
+    /// `compute_pass_encoder` and `indirect_buffer` are live handles.
+    pub unsafe extern "C" fn wgpuComputePassEncoderDispatchWorkgroupsIndirect(compute_pass_encoder: WGPUComputePassEncoder, indirect_buffer: WGPUBuffer, indirect_offset: u64) => indirect(compute_pass_dispatch_workgroups_indirect);
 
-/// Opens a debug group in the pass.
-///
-/// # Safety
-/// `compute_pass_encoder` is a live handle; `group_label` is a valid view.
-#[no_mangle]
-pub unsafe extern "C" fn wgpuComputePassEncoderPushDebugGroup(
-    compute_pass_encoder: WGPUComputePassEncoder,
-    group_label: WGPUStringView,
-) {
-    call("wgpuComputePassEncoderPushDebugGroup", (), || {
-        // SAFETY: the C caller passes a live handle and a valid view.
-        let (pass, label) = unsafe {
-            (
-                boundary::arg::<ComputePassEncoder>(compute_pass_encoder, "computePassEncoder")?,
-                boundary::label_arg(group_label, "groupLabel")?,
-            )
-        };
-        pass.record(|g, p| g.compute_pass_push_debug_group(p, &label, 0));
-        Ok(())
-    })
-}
+    /// Ends the pass: its commands go into the encoder (an invalid pass
+    /// invalidates the encoder). Ending twice is a validation error.
+    ///
+    /// # Safety
+    /// `compute_pass_encoder` is a live handle.
+    pub unsafe extern "C" fn wgpuComputePassEncoderEnd(compute_pass_encoder: WGPUComputePassEncoder) => plain(compute_pass_end);
 
-/// Closes the innermost debug group of the pass.
-///
-/// # Safety
-/// `compute_pass_encoder` is a live handle.
-#[no_mangle]
-pub unsafe extern "C" fn wgpuComputePassEncoderPopDebugGroup(compute_pass_encoder: WGPUComputePassEncoder) {
-    call("wgpuComputePassEncoderPopDebugGroup", (), || {
-        // SAFETY: the C caller passes a live handle.
-        let pass = unsafe { boundary::arg::<ComputePassEncoder>(compute_pass_encoder, "computePassEncoder") }?;
-        pass.record(|g, p| g.compute_pass_pop_debug_group(p));
-        Ok(())
-    })
-}
+    /// Opens a debug group in the pass.
+    ///
+    /// # Safety
+    /// `compute_pass_encoder` is a live handle; `group_label` is a valid view.
+    pub unsafe extern "C" fn wgpuComputePassEncoderPushDebugGroup(compute_pass_encoder: WGPUComputePassEncoder, group_label: WGPUStringView) => label(compute_pass_push_debug_group, "groupLabel", 0);
 
-/// Inserts a debug marker in the pass.
-///
-/// # Safety
-/// `compute_pass_encoder` is a live handle; `marker_label` is a valid view.
-#[no_mangle]
-pub unsafe extern "C" fn wgpuComputePassEncoderInsertDebugMarker(
-    compute_pass_encoder: WGPUComputePassEncoder,
-    marker_label: WGPUStringView,
-) {
-    call("wgpuComputePassEncoderInsertDebugMarker", (), || {
-        // SAFETY: the C caller passes a live handle and a valid view.
-        let (pass, label) = unsafe {
-            (
-                boundary::arg::<ComputePassEncoder>(compute_pass_encoder, "computePassEncoder")?,
-                boundary::label_arg(marker_label, "markerLabel")?,
-            )
-        };
-        pass.record(|g, p| g.compute_pass_insert_debug_marker(p, &label, 0));
-        Ok(())
-    })
+    /// Closes the innermost debug group of the pass.
+    ///
+    /// # Safety
+    /// `compute_pass_encoder` is a live handle.
+    pub unsafe extern "C" fn wgpuComputePassEncoderPopDebugGroup(compute_pass_encoder: WGPUComputePassEncoder) => plain(compute_pass_pop_debug_group);
+
+    /// Inserts a debug marker in the pass.
+    ///
+    /// # Safety
+    /// `compute_pass_encoder` is a live handle; `marker_label` is a valid view.
+    pub unsafe extern "C" fn wgpuComputePassEncoderInsertDebugMarker(compute_pass_encoder: WGPUComputePassEncoder, marker_label: WGPUStringView) => label(compute_pass_insert_debug_marker, "markerLabel", 0);
 }

@@ -18,10 +18,9 @@ use wgpu_types as wgt;
 use crate::abi::*;
 use crate::ffi::boundary::{self, call, refcounted, set_label};
 use crate::ffi::handle::{Handle, Object};
-use crate::objects::bind_group::BindGroup;
-use crate::objects::buffer::Buffer;
 use crate::objects::device::Device;
 use crate::objects::render_bundle::RenderBundle;
+use crate::objects::render_pass_commands::recording_exports;
 use crate::objects::render_pipeline::RenderPipeline;
 
 /// A `WGPURenderBundleEncoder`.
@@ -251,116 +250,77 @@ pub unsafe extern "C" fn wgpuRenderBundleEncoderFinish(
     })
 }
 
-/// The encoder behind a required handle.
-///
-/// # Safety
-/// `raw` is NULL or a live handle.
-unsafe fn enc<'a>(raw: WGPURenderBundleEncoder) -> boundary::ApiResult<&'a Handle<RenderBundleEncoder>> {
-    // SAFETY: forwarded from the caller.
-    unsafe { boundary::arg::<RenderBundleEncoder>(raw, "renderBundleEncoder") }
-}
+recording_exports! {
+    RenderBundleEncoder, "renderBundleEncoder";
 
-/// Sets the pipeline for the following draws.
-///
-/// # Safety
-/// `render_bundle_encoder` and `pipeline` are live handles.
-#[no_mangle]
-pub unsafe extern "C" fn wgpuRenderBundleEncoderSetPipeline(
-    render_bundle_encoder: WGPURenderBundleEncoder,
-    pipeline: WGPURenderPipeline,
-) {
-    call("wgpuRenderBundleEncoderSetPipeline", (), || {
-        // SAFETY: the C caller passes live handles.
-        let (enc, pipeline) =
-            unsafe { (enc(render_bundle_encoder)?, boundary::arg::<RenderPipeline>(pipeline, "pipeline")?) };
-        enc.record(|g, e| g.render_bundle_encoder_set_pipeline(e, pipeline.id));
-        Ok(())
-    })
-}
+    /// Sets the pipeline for the following draws.
+    ///
+    /// # Safety
+    /// `render_bundle_encoder` and `pipeline` are live handles.
+    pub unsafe extern "C" fn wgpuRenderBundleEncoderSetPipeline(render_bundle_encoder: WGPURenderBundleEncoder, pipeline: WGPURenderPipeline) => set_pipeline(RenderPipeline, render_bundle_encoder_set_pipeline);
 
-/// Binds a bind group (NULL unbinds the slot) with its dynamic offsets.
-///
-/// # Safety
-/// `render_bundle_encoder` is a live handle, `group` NULL or a live handle;
-/// `dynamic_offsets` points at `dynamic_offset_count` values.
-#[no_mangle]
-pub unsafe extern "C" fn wgpuRenderBundleEncoderSetBindGroup(
-    render_bundle_encoder: WGPURenderBundleEncoder,
-    group_index: u32,
-    group: WGPUBindGroup,
-    dynamic_offset_count: usize,
-    dynamic_offsets: *const u32,
-) {
-    call("wgpuRenderBundleEncoderSetBindGroup", (), || {
-        // SAFETY: the C caller passes live handles (group may be NULL) and
-        // a valid array.
-        let (enc, group, offsets) = unsafe {
-            (
-                enc(render_bundle_encoder)?,
-                boundary::opt_arg::<BindGroup>(group, "group")?,
-                boundary::slice_arg(dynamic_offsets, dynamic_offset_count, "dynamicOffsets")?,
-            )
-        };
-        let group = group.map(|g| g.id);
-        enc.record(|g, e| g.render_bundle_encoder_set_bind_group(e, group_index, group, offsets));
-        Ok(())
-    })
-}
+    /// Binds a bind group (NULL unbinds the slot) with its dynamic offsets.
+    ///
+    /// # Safety
+    /// `render_bundle_encoder` is a live handle, `group` NULL or a live handle;
+    /// `dynamic_offsets` points at `dynamic_offset_count` values.
+    pub unsafe extern "C" fn wgpuRenderBundleEncoderSetBindGroup(render_bundle_encoder: WGPURenderBundleEncoder, group_index: u32, group: WGPUBindGroup, dynamic_offset_count: usize, dynamic_offsets: *const u32) => set_bind_group(render_bundle_encoder_set_bind_group);
 
-/// Binds a vertex buffer range to `slot` (`buffer` NULL unbinds it; `size`
-/// `WGPU_WHOLE_SIZE`: to the end of the buffer).
-///
-/// # Safety
-/// `render_bundle_encoder` is a live handle, `buffer` NULL or a live handle.
-#[no_mangle]
-pub unsafe extern "C" fn wgpuRenderBundleEncoderSetVertexBuffer(
-    render_bundle_encoder: WGPURenderBundleEncoder,
-    slot: u32,
-    buffer: WGPUBuffer,
-    offset: u64,
-    size: u64,
-) {
-    call("wgpuRenderBundleEncoderSetVertexBuffer", (), || {
-        // SAFETY: the C caller passes live handles (buffer may be NULL).
-        let (enc, buffer) = unsafe { (enc(render_bundle_encoder)?, boundary::opt_arg::<Buffer>(buffer, "buffer")?) };
-        let buffer = buffer.map(|b| b.id);
-        let size = crate::conv::whole_size(size).and_then(std::num::NonZeroU64::new);
-        enc.record(|g, e| g.render_bundle_encoder_set_vertex_buffer(e, slot, buffer, offset, size));
-        Ok(())
-    })
-}
+    /// Binds a vertex buffer range to `slot` (`buffer` NULL unbinds it; `size`
+    /// `WGPU_WHOLE_SIZE`: to the end of the buffer).
+    ///
+    /// # Safety
+    /// `render_bundle_encoder` is a live handle, `buffer` NULL or a live handle.
+    pub unsafe extern "C" fn wgpuRenderBundleEncoderSetVertexBuffer(render_bundle_encoder: WGPURenderBundleEncoder, slot: u32, buffer: WGPUBuffer, offset: u64, size: u64) => set_vertex_buffer(render_bundle_encoder_set_vertex_buffer);
 
-/// Binds an index buffer range. An `Undefined` or unknown format is a
-/// validation error (reported by `Finish`).
-///
-/// # Safety
-/// `render_bundle_encoder` and `buffer` are live handles.
-#[no_mangle]
-pub unsafe extern "C" fn wgpuRenderBundleEncoderSetIndexBuffer(
-    render_bundle_encoder: WGPURenderBundleEncoder,
-    buffer: WGPUBuffer,
-    format: WGPUIndexFormat,
-    offset: u64,
-    size: u64,
-) {
-    call("wgpuRenderBundleEncoderSetIndexBuffer", (), || {
-        // SAFETY: the C caller passes live handles.
-        let (enc, buffer) = unsafe { (enc(render_bundle_encoder)?, boundary::arg::<Buffer>(buffer, "buffer")?) };
-        let format = match crate::conv::render::index_format(format) {
-            Ok(Some(f)) => f,
-            Ok(None) => {
-                enc.poison("wgpuRenderBundleEncoderSetIndexBuffer: format is Undefined".to_string());
-                return Ok(());
-            }
-            Err(e) => {
-                enc.poison(format!("wgpuRenderBundleEncoderSetIndexBuffer: format {e}"));
-                return Ok(());
-            }
-        };
-        let size = crate::conv::whole_size(size).and_then(std::num::NonZeroU64::new);
-        enc.record(|g, e| g.render_bundle_encoder_set_index_buffer(e, buffer.id, format, offset, size));
-        Ok(())
-    })
+    /// Binds an index buffer range. An `Undefined` or unknown format is a
+    /// validation error (reported by `Finish`).
+    ///
+    /// # Safety
+    /// `render_bundle_encoder` and `buffer` are live handles.
+    pub unsafe extern "C" fn wgpuRenderBundleEncoderSetIndexBuffer(render_bundle_encoder: WGPURenderBundleEncoder, buffer: WGPUBuffer, format: WGPUIndexFormat, offset: u64, size: u64) => set_index_buffer(render_bundle_encoder_set_index_buffer, poison);
+
+    /// Draws primitives.
+    ///
+    /// # Safety
+    /// `render_bundle_encoder` is a live handle.
+    pub unsafe extern "C" fn wgpuRenderBundleEncoderDraw(render_bundle_encoder: WGPURenderBundleEncoder, vertex_count: u32, instance_count: u32, first_vertex: u32, first_instance: u32) => plain(render_bundle_encoder_draw);
+
+    /// Draws indexed primitives.
+    ///
+    /// # Safety
+    /// `render_bundle_encoder` is a live handle.
+    pub unsafe extern "C" fn wgpuRenderBundleEncoderDrawIndexed(render_bundle_encoder: WGPURenderBundleEncoder, index_count: u32, instance_count: u32, first_index: u32, base_vertex: i32, first_instance: u32) => plain(render_bundle_encoder_draw_indexed);
+
+    /// Draws with the arguments read from `indirect_buffer`.
+    ///
+    /// # Safety
+    /// `render_bundle_encoder` and `indirect_buffer` are live handles.
+    pub unsafe extern "C" fn wgpuRenderBundleEncoderDrawIndirect(render_bundle_encoder: WGPURenderBundleEncoder, indirect_buffer: WGPUBuffer, indirect_offset: u64) => indirect(render_bundle_encoder_draw_indirect);
+
+    /// Draws indexed primitives with the arguments read from `indirect_buffer`.
+    ///
+    /// # Safety
+    /// `render_bundle_encoder` and `indirect_buffer` are live handles.
+    pub unsafe extern "C" fn wgpuRenderBundleEncoderDrawIndexedIndirect(render_bundle_encoder: WGPURenderBundleEncoder, indirect_buffer: WGPUBuffer, indirect_offset: u64) => indirect(render_bundle_encoder_draw_indexed_indirect);
+
+    /// Opens a debug group in the bundle.
+    ///
+    /// # Safety
+    /// `render_bundle_encoder` is a live handle; `group_label` is a valid view.
+    pub unsafe extern "C" fn wgpuRenderBundleEncoderPushDebugGroup(render_bundle_encoder: WGPURenderBundleEncoder, group_label: WGPUStringView) => label(render_bundle_encoder_push_debug_group, "groupLabel");
+
+    /// Closes the innermost debug group of the bundle.
+    ///
+    /// # Safety
+    /// `render_bundle_encoder` is a live handle.
+    pub unsafe extern "C" fn wgpuRenderBundleEncoderPopDebugGroup(render_bundle_encoder: WGPURenderBundleEncoder) => plain(render_bundle_encoder_pop_debug_group);
+
+    /// Inserts a debug marker in the bundle.
+    ///
+    /// # Safety
+    /// `render_bundle_encoder` is a live handle; `marker_label` is a valid view.
+    pub unsafe extern "C" fn wgpuRenderBundleEncoderInsertDebugMarker(render_bundle_encoder: WGPURenderBundleEncoder, marker_label: WGPUStringView) => label(render_bundle_encoder_insert_debug_marker, "markerLabel");
 }
 
 /// Sets immediate data (`var<immediate>`) bytes `offset..offset + size`.
@@ -379,8 +339,12 @@ pub unsafe extern "C" fn wgpuRenderBundleEncoderSetImmediates(
     call("wgpuRenderBundleEncoderSetImmediates", (), || {
         // SAFETY: the C caller passes a live handle and `size` readable
         // bytes at `data`.
-        let (enc, bytes) =
-            unsafe { (enc(render_bundle_encoder)?, boundary::slice_arg(data.cast::<u8>(), size, "data")?) };
+        let (enc, bytes) = unsafe {
+            (
+                boundary::arg::<RenderBundleEncoder>(render_bundle_encoder, "renderBundleEncoder")?,
+                boundary::slice_arg(data.cast::<u8>(), size, "data")?,
+            )
+        };
         let align = wgt::IMMEDIATE_DATA_ALIGNMENT;
         if !offset.is_multiple_of(align) || !size.is_multiple_of(align as usize) || u32::try_from(size).is_err() {
             enc.poison(format!(
@@ -389,142 +353,6 @@ pub unsafe extern "C" fn wgpuRenderBundleEncoderSetImmediates(
             return Ok(());
         }
         enc.record(|g, e| g.render_bundle_encoder_set_immediates(e, offset, bytes));
-        Ok(())
-    })
-}
-
-/// Draws primitives.
-///
-/// # Safety
-/// `render_bundle_encoder` is a live handle.
-#[no_mangle]
-pub unsafe extern "C" fn wgpuRenderBundleEncoderDraw(
-    render_bundle_encoder: WGPURenderBundleEncoder,
-    vertex_count: u32,
-    instance_count: u32,
-    first_vertex: u32,
-    first_instance: u32,
-) {
-    call("wgpuRenderBundleEncoderDraw", (), || {
-        // SAFETY: the C caller passes a live handle.
-        let enc = unsafe { enc(render_bundle_encoder) }?;
-        enc.record(|g, e| g.render_bundle_encoder_draw(e, vertex_count, instance_count, first_vertex, first_instance));
-        Ok(())
-    })
-}
-
-/// Draws indexed primitives.
-///
-/// # Safety
-/// `render_bundle_encoder` is a live handle.
-#[no_mangle]
-pub unsafe extern "C" fn wgpuRenderBundleEncoderDrawIndexed(
-    render_bundle_encoder: WGPURenderBundleEncoder,
-    index_count: u32,
-    instance_count: u32,
-    first_index: u32,
-    base_vertex: i32,
-    first_instance: u32,
-) {
-    call("wgpuRenderBundleEncoderDrawIndexed", (), || {
-        // SAFETY: the C caller passes a live handle.
-        let enc = unsafe { enc(render_bundle_encoder) }?;
-        enc.record(|g, e| {
-            g.render_bundle_encoder_draw_indexed(
-                e,
-                index_count,
-                instance_count,
-                first_index,
-                base_vertex,
-                first_instance,
-            )
-        });
-        Ok(())
-    })
-}
-
-/// Draws with the arguments read from `indirect_buffer`.
-///
-/// # Safety
-/// `render_bundle_encoder` and `indirect_buffer` are live handles.
-#[no_mangle]
-pub unsafe extern "C" fn wgpuRenderBundleEncoderDrawIndirect(
-    render_bundle_encoder: WGPURenderBundleEncoder,
-    indirect_buffer: WGPUBuffer,
-    indirect_offset: u64,
-) {
-    call("wgpuRenderBundleEncoderDrawIndirect", (), || {
-        // SAFETY: the C caller passes live handles.
-        let (enc, buffer) =
-            unsafe { (enc(render_bundle_encoder)?, boundary::arg::<Buffer>(indirect_buffer, "indirectBuffer")?) };
-        enc.record(|g, e| g.render_bundle_encoder_draw_indirect(e, buffer.id, indirect_offset));
-        Ok(())
-    })
-}
-
-/// Draws indexed primitives with the arguments read from `indirect_buffer`.
-///
-/// # Safety
-/// `render_bundle_encoder` and `indirect_buffer` are live handles.
-#[no_mangle]
-pub unsafe extern "C" fn wgpuRenderBundleEncoderDrawIndexedIndirect(
-    render_bundle_encoder: WGPURenderBundleEncoder,
-    indirect_buffer: WGPUBuffer,
-    indirect_offset: u64,
-) {
-    call("wgpuRenderBundleEncoderDrawIndexedIndirect", (), || {
-        // SAFETY: the C caller passes live handles.
-        let (enc, buffer) =
-            unsafe { (enc(render_bundle_encoder)?, boundary::arg::<Buffer>(indirect_buffer, "indirectBuffer")?) };
-        enc.record(|g, e| g.render_bundle_encoder_draw_indexed_indirect(e, buffer.id, indirect_offset));
-        Ok(())
-    })
-}
-
-/// Opens a debug group in the bundle.
-///
-/// # Safety
-/// `render_bundle_encoder` is a live handle; `group_label` is a valid view.
-#[no_mangle]
-pub unsafe extern "C" fn wgpuRenderBundleEncoderPushDebugGroup(
-    render_bundle_encoder: WGPURenderBundleEncoder,
-    group_label: WGPUStringView,
-) {
-    call("wgpuRenderBundleEncoderPushDebugGroup", (), || {
-        // SAFETY: the C caller passes a live handle and a valid view.
-        let (enc, label) = unsafe { (enc(render_bundle_encoder)?, boundary::label_arg(group_label, "groupLabel")?) };
-        enc.record(|g, e| g.render_bundle_encoder_push_debug_group(e, &label));
-        Ok(())
-    })
-}
-
-/// Closes the innermost debug group of the bundle.
-///
-/// # Safety
-/// `render_bundle_encoder` is a live handle.
-#[no_mangle]
-pub unsafe extern "C" fn wgpuRenderBundleEncoderPopDebugGroup(render_bundle_encoder: WGPURenderBundleEncoder) {
-    call("wgpuRenderBundleEncoderPopDebugGroup", (), || {
-        // SAFETY: the C caller passes a live handle.
-        let enc = unsafe { enc(render_bundle_encoder) }?;
-        enc.record(|g, e| g.render_bundle_encoder_pop_debug_group(e));
-        Ok(())
-    })
-}
-
-/// Inserts a debug marker in the bundle.
-///
-/// # Safety
-/// `render_bundle_encoder` is a live handle; `marker_label` is a valid view.
-#[no_mangle]
-pub unsafe extern "C" fn wgpuRenderBundleEncoderInsertDebugMarker(
-    render_bundle_encoder: WGPURenderBundleEncoder,
-    marker_label: WGPUStringView,
-) {
-    call("wgpuRenderBundleEncoderInsertDebugMarker", (), || {
-        // SAFETY: the C caller passes a live handle and a valid view.
-        let (enc, label) = unsafe { (enc(render_bundle_encoder)?, boundary::label_arg(marker_label, "markerLabel")?) };
-        enc.record(|g, e| g.render_bundle_encoder_insert_debug_marker(e, &label));
         Ok(())
     })
 }

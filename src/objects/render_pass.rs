@@ -50,13 +50,7 @@ impl RenderPassEncoder {
     /// Runs one recording call on the pass, then reports its immediate
     /// error, if any, with the pass unlocked.
     pub(crate) fn record<E: wgt::error::WebGpuError>(&self, f: impl FnOnce(&Global, &mut RenderPass) -> Result<(), E>) {
-        let result = {
-            let mut pass = self.pass.lock();
-            f(self.device.global(), &mut pass)
-        };
-        if let Err(e) = result {
-            self.device.report(e);
-        }
+        crate::objects::compute_pass::record_in(&self.device, &self.pass, f);
     }
 
     /// Makes the pass invalid for a validation error this library found:
@@ -286,19 +280,15 @@ pub unsafe extern "C" fn wgpuCommandEncoderBeginRenderPass(
     })
 }
 
-/// Ends the pass: its commands go into the encoder (an invalid pass
-/// invalidates the encoder). Ending twice is a validation error.
-///
-/// # Safety
-/// `render_pass_encoder` is a live handle.
-#[no_mangle]
-pub unsafe extern "C" fn wgpuRenderPassEncoderEnd(render_pass_encoder: WGPURenderPassEncoder) {
-    call("wgpuRenderPassEncoderEnd", (), || {
-        // SAFETY: the C caller passes a live handle.
-        let pass = unsafe { boundary::arg::<RenderPassEncoder>(render_pass_encoder, "renderPassEncoder") }?;
-        pass.record(|g, p| g.render_pass_end(p));
-        Ok(())
-    })
+crate::objects::render_pass_commands::recording_exports! {
+    RenderPassEncoder, "renderPassEncoder";
+
+    /// Ends the pass: its commands go into the encoder (an invalid pass
+    /// invalidates the encoder). Ending twice is a validation error.
+    ///
+    /// # Safety
+    /// `render_pass_encoder` is a live handle.
+    pub unsafe extern "C" fn wgpuRenderPassEncoderEnd(render_pass_encoder: WGPURenderPassEncoder) => plain(render_pass_end);
 }
 
 #[cfg(test)]

@@ -2,14 +2,252 @@
 //! bundles, debug markers). Each records into wgpu-core's pass; errors
 //! surface at the encoder's `Finish`, except calls on an ended pass, which
 //! are reported at once.
+//!
+//! [`recording_exports`] writes the calls that render passes, render bundle
+//! encoders and compute passes share.
 
 use crate::abi::*;
 use crate::ffi::boundary::{self, call};
-use crate::objects::bind_group::BindGroup;
-use crate::objects::buffer::Buffer;
 use crate::objects::render_bundle::RenderBundle;
 use crate::objects::render_pass::RenderPassEncoder;
 use crate::objects::render_pipeline::RenderPipeline;
+
+/// Defines recording exports from their doc comments and signatures (after
+/// the encoder type and the name of its handle parameter). After each
+/// signature, `=> kind(...)` says what it records, through the encoder's
+/// `record` and the wgpu-core function named first:
+///
+/// - `plain(f)`: `f` with the other parameters as they are;
+/// - `set_pipeline(P, f)`: the pipeline, a live `P`;
+/// - `set_bind_group(f)`, `set_vertex_buffer(f)`, `set_immediates(f)`: the
+///   group (or NULL) and its dynamic offsets; the buffer (or NULL) and its
+///   range; the bytes;
+/// - `set_index_buffer(f, fail)`: the buffer and its range; an `Undefined`
+///   or unknown format goes to the encoder's `fail` instead;
+/// - `indirect(f)`: the indirect buffer and its offset;
+/// - `label(f, "param", extra...)`: the label, then `extra`.
+macro_rules! recording_exports {
+    ($encoder:ty, $param:literal; $($(#[$doc:meta])* pub unsafe extern "C" fn $name:ident($handle:ident: $handle_ty:ty $(, $arg:ident: $arg_ty:ty)*) => $kind:ident($($how:tt)*);)*) => {
+        $(
+            $(#[$doc])*
+            #[no_mangle]
+            pub unsafe extern "C" fn $name($handle: $handle_ty $(, $arg: $arg_ty)*) {
+                $crate::ffi::boundary::call(stringify!($name), (), || {
+                    $crate::objects::render_pass_commands::recording_exports!(
+                        @$kind $encoder, $param, $name, $handle, [$($arg),*], $($how)*
+                    )
+                })
+            }
+        )*
+    };
+    (@plain $encoder:ty, $param:literal, $name:ident, $handle:ident, [$($arg:ident),*], $core:ident) => {{
+        // SAFETY: the C caller passes a live handle.
+        let enc = unsafe { $crate::ffi::boundary::arg::<$encoder>($handle, $param) }?;
+        enc.record(|g, e| g.$core(e $(, $arg)*));
+        Ok(())
+    }};
+    (@set_pipeline $encoder:ty, $param:literal, $name:ident, $handle:ident, [$pipeline:ident], $pipeline_ty:ty, $core:ident) => {{
+        // SAFETY: the C caller passes live handles.
+        let (enc, pipeline) = unsafe {
+            (
+                $crate::ffi::boundary::arg::<$encoder>($handle, $param)?,
+                $crate::ffi::boundary::arg::<$pipeline_ty>($pipeline, "pipeline")?,
+            )
+        };
+        enc.record(|g, e| g.$core(e, pipeline.id));
+        Ok(())
+    }};
+    (@set_bind_group $encoder:ty, $param:literal, $name:ident, $handle:ident, [$index:ident, $group:ident, $count:ident, $offsets:ident], $core:ident) => {{
+        // SAFETY: the C caller passes live handles (group may be NULL) and
+        // a valid array.
+        let (enc, group, offsets) = unsafe {
+            (
+                $crate::ffi::boundary::arg::<$encoder>($handle, $param)?,
+                $crate::ffi::boundary::opt_arg::<$crate::objects::bind_group::BindGroup>($group, "group")?,
+                $crate::ffi::boundary::slice_arg($offsets, $count, "dynamicOffsets")?,
+            )
+        };
+        let group = group.map(|g| g.id);
+        enc.record(|g, e| g.$core(e, $index, group, offsets));
+        Ok(())
+    }};
+    (@set_vertex_buffer $encoder:ty, $param:literal, $name:ident, $handle:ident, [$slot:ident, $buffer:ident, $offset:ident, $size:ident], $core:ident) => {{
+        // SAFETY: the C caller passes live handles (buffer may be NULL).
+        let (enc, buffer) = unsafe {
+            (
+                $crate::ffi::boundary::arg::<$encoder>($handle, $param)?,
+                $crate::ffi::boundary::opt_arg::<$crate::objects::buffer::Buffer>($buffer, "buffer")?,
+            )
+        };
+        let buffer = buffer.map(|b| b.id);
+        let size = $crate::conv::whole_size($size).and_then(std::num::NonZeroU64::new);
+        enc.record(|g, e| g.$core(e, $slot, buffer, $offset, size));
+        Ok(())
+    }};
+    (@set_index_buffer $encoder:ty, $param:literal, $name:ident, $handle:ident, [$buffer:ident, $format:ident, $offset:ident, $size:ident], $core:ident, $fail:ident) => {{
+        // SAFETY: the C caller passes live handles.
+        let (enc, buffer) = unsafe {
+            (
+                $crate::ffi::boundary::arg::<$encoder>($handle, $param)?,
+                $crate::ffi::boundary::arg::<$crate::objects::buffer::Buffer>($buffer, "buffer")?,
+            )
+        };
+        let format = match $crate::conv::render::index_format($format) {
+            Ok(Some(f)) => f,
+            Ok(None) => {
+                enc.$fail(concat!(stringify!($name), ": format is Undefined").to_string());
+                return Ok(());
+            }
+            Err(e) => {
+                enc.$fail(format!(concat!(stringify!($name), ": format {}"), e));
+                return Ok(());
+            }
+        };
+        let size = $crate::conv::whole_size($size).and_then(std::num::NonZeroU64::new);
+        enc.record(|g, e| g.$core(e, buffer.id, format, $offset, size));
+        Ok(())
+    }};
+    (@set_immediates $encoder:ty, $param:literal, $name:ident, $handle:ident, [$offset:ident, $data:ident, $size:ident], $core:ident) => {{
+        // SAFETY: the C caller passes a live handle and `size` readable
+        // bytes at `data`.
+        let (enc, bytes) = unsafe {
+            (
+                $crate::ffi::boundary::arg::<$encoder>($handle, $param)?,
+                $crate::ffi::boundary::slice_arg($data.cast::<u8>(), $size, "data")?,
+            )
+        };
+        enc.record(|g, e| g.$core(e, $offset, bytes));
+        Ok(())
+    }};
+    (@indirect $encoder:ty, $param:literal, $name:ident, $handle:ident, [$buffer:ident, $offset:ident], $core:ident) => {{
+        // SAFETY: the C caller passes live handles.
+        let (enc, buffer) = unsafe {
+            (
+                $crate::ffi::boundary::arg::<$encoder>($handle, $param)?,
+                $crate::ffi::boundary::arg::<$crate::objects::buffer::Buffer>($buffer, "indirectBuffer")?,
+            )
+        };
+        enc.record(|g, e| g.$core(e, buffer.id, $offset));
+        Ok(())
+    }};
+    (@label $encoder:ty, $param:literal, $name:ident, $handle:ident, [$label:ident], $core:ident, $label_param:literal $(, $extra:expr)*) => {{
+        // SAFETY: the C caller passes a live handle and a valid view.
+        let (enc, label) = unsafe {
+            (
+                $crate::ffi::boundary::arg::<$encoder>($handle, $param)?,
+                $crate::ffi::boundary::label_arg($label, $label_param)?,
+            )
+        };
+        enc.record(|g, e| g.$core(e, &label $(, $extra)*));
+        Ok(())
+    }};
+}
+pub(crate) use recording_exports;
+
+recording_exports! {
+    RenderPassEncoder, "renderPassEncoder";
+
+    /// Sets the pipeline for the following draws.
+    ///
+    /// # Safety
+    /// `render_pass_encoder` and `pipeline` are live handles.
+    pub unsafe extern "C" fn wgpuRenderPassEncoderSetPipeline(render_pass_encoder: WGPURenderPassEncoder, pipeline: WGPURenderPipeline) => set_pipeline(RenderPipeline, render_pass_set_pipeline);
+
+    /// Binds a bind group (NULL unbinds the slot) with its dynamic offsets.
+    ///
+    /// # Safety
+    /// `render_pass_encoder` is a live handle, `group` NULL or a live handle;
+    /// `dynamic_offsets` points at `dynamic_offset_count` values.
+    pub unsafe extern "C" fn wgpuRenderPassEncoderSetBindGroup(render_pass_encoder: WGPURenderPassEncoder, group_index: u32, group: WGPUBindGroup, dynamic_offset_count: usize, dynamic_offsets: *const u32) => set_bind_group(render_pass_set_bind_group);
+
+    /// Binds a vertex buffer range to `slot` (`buffer` NULL unbinds it; `size`
+    /// `WGPU_WHOLE_SIZE`: to the end of the buffer).
+    ///
+    /// # Safety
+    /// `render_pass_encoder` is a live handle, `buffer` NULL or a live handle.
+    pub unsafe extern "C" fn wgpuRenderPassEncoderSetVertexBuffer(render_pass_encoder: WGPURenderPassEncoder, slot: u32, buffer: WGPUBuffer, offset: u64, size: u64) => set_vertex_buffer(render_pass_set_vertex_buffer);
+
+    /// Binds an index buffer range. An `Undefined` or unknown format is a
+    /// validation error (reported by `Finish`).
+    ///
+    /// # Safety
+    /// `render_pass_encoder` and `buffer` are live handles.
+    pub unsafe extern "C" fn wgpuRenderPassEncoderSetIndexBuffer(render_pass_encoder: WGPURenderPassEncoder, buffer: WGPUBuffer, format: WGPUIndexFormat, offset: u64, size: u64) => set_index_buffer(render_pass_set_index_buffer, invalidate);
+
+    /// Draws primitives.
+    ///
+    /// # Safety
+    /// `render_pass_encoder` is a live handle.
+    pub unsafe extern "C" fn wgpuRenderPassEncoderDraw(render_pass_encoder: WGPURenderPassEncoder, vertex_count: u32, instance_count: u32, first_vertex: u32, first_instance: u32) => plain(render_pass_draw);
+
+    /// Draws indexed primitives.
+    ///
+    /// # Safety
+    /// `render_pass_encoder` is a live handle.
+    pub unsafe extern "C" fn wgpuRenderPassEncoderDrawIndexed(render_pass_encoder: WGPURenderPassEncoder, index_count: u32, instance_count: u32, first_index: u32, base_vertex: i32, first_instance: u32) => plain(render_pass_draw_indexed);
+
+    /// Draws with the arguments read from `indirect_buffer`.
+    ///
+    /// # Safety
+    /// `render_pass_encoder` and `indirect_buffer` are live handles.
+    pub unsafe extern "C" fn wgpuRenderPassEncoderDrawIndirect(render_pass_encoder: WGPURenderPassEncoder, indirect_buffer: WGPUBuffer, indirect_offset: u64) => indirect(render_pass_draw_indirect);
+
+    /// Draws indexed primitives with the arguments read from `indirect_buffer`.
+    ///
+    /// # Safety
+    /// `render_pass_encoder` and `indirect_buffer` are live handles.
+    pub unsafe extern "C" fn wgpuRenderPassEncoderDrawIndexedIndirect(render_pass_encoder: WGPURenderPassEncoder, indirect_buffer: WGPUBuffer, indirect_offset: u64) => indirect(render_pass_draw_indexed_indirect);
+
+    /// Sets the scissor rectangle.
+    ///
+    /// # Safety
+    /// `render_pass_encoder` is a live handle.
+    pub unsafe extern "C" fn wgpuRenderPassEncoderSetScissorRect(render_pass_encoder: WGPURenderPassEncoder, x: u32, y: u32, width: u32, height: u32) => plain(render_pass_set_scissor_rect);
+
+    /// Sets the stencil reference value.
+    ///
+    /// # Safety
+    /// `render_pass_encoder` is a live handle.
+    pub unsafe extern "C" fn wgpuRenderPassEncoderSetStencilReference(render_pass_encoder: WGPURenderPassEncoder, reference: u32) => plain(render_pass_set_stencil_reference);
+
+    /// Sets immediate data (`var<immediate>`) bytes `offset..offset + size`.
+    /// Needs a device with immediates; otherwise the pass is invalid.
+    ///
+    /// # Safety
+    /// `render_pass_encoder` is a live handle; `data` points at `size` bytes.
+    pub unsafe extern "C" fn wgpuRenderPassEncoderSetImmediates(render_pass_encoder: WGPURenderPassEncoder, offset: u32, data: *const std::ffi::c_void, size: usize) => set_immediates(render_pass_set_immediates);
+
+    /// Begins occlusion query `query_index` of the pass's occlusion query set
+    /// (`WGPURenderPassDescriptor.occlusionQuerySet`).
+    ///
+    /// # Safety
+    /// `render_pass_encoder` is a live handle.
+    pub unsafe extern "C" fn wgpuRenderPassEncoderBeginOcclusionQuery(render_pass_encoder: WGPURenderPassEncoder, query_index: u32) => plain(render_pass_begin_occlusion_query);
+
+    /// Ends the current occlusion query.
+    ///
+    /// # Safety
+    /// `render_pass_encoder` is a live handle.
+    pub unsafe extern "C" fn wgpuRenderPassEncoderEndOcclusionQuery(render_pass_encoder: WGPURenderPassEncoder) => plain(render_pass_end_occlusion_query);
+
+    /// Opens a debug group in the pass.
+    ///
+    /// # Safety
+    /// `render_pass_encoder` is a live handle; `group_label` is a valid view.
+    pub unsafe extern "C" fn wgpuRenderPassEncoderPushDebugGroup(render_pass_encoder: WGPURenderPassEncoder, group_label: WGPUStringView) => label(render_pass_push_debug_group, "groupLabel", 0);
+
+    /// Closes the innermost debug group of the pass.
+    ///
+    /// # Safety
+    /// `render_pass_encoder` is a live handle.
+    pub unsafe extern "C" fn wgpuRenderPassEncoderPopDebugGroup(render_pass_encoder: WGPURenderPassEncoder) => plain(render_pass_pop_debug_group);
+
+    /// Inserts a debug marker in the pass.
+    ///
+    /// # Safety
+    /// `render_pass_encoder` is a live handle; `marker_label` is a valid view.
+    pub unsafe extern "C" fn wgpuRenderPassEncoderInsertDebugMarker(render_pass_encoder: WGPURenderPassEncoder, marker_label: WGPUStringView) => label(render_pass_insert_debug_marker, "markerLabel", 0);
+}
 
 /// The pass behind a required handle.
 ///
@@ -20,190 +258,6 @@ unsafe fn pass<'a>(
 ) -> boundary::ApiResult<&'a crate::ffi::handle::Handle<RenderPassEncoder>> {
     // SAFETY: forwarded from the caller.
     unsafe { boundary::arg::<RenderPassEncoder>(raw, "renderPassEncoder") }
-}
-
-/// Sets the pipeline for the following draws.
-///
-/// # Safety
-/// `render_pass_encoder` and `pipeline` are live handles.
-#[no_mangle]
-pub unsafe extern "C" fn wgpuRenderPassEncoderSetPipeline(
-    render_pass_encoder: WGPURenderPassEncoder,
-    pipeline: WGPURenderPipeline,
-) {
-    call("wgpuRenderPassEncoderSetPipeline", (), || {
-        // SAFETY: the C caller passes live handles.
-        let (pass, pipeline) =
-            unsafe { (pass(render_pass_encoder)?, boundary::arg::<RenderPipeline>(pipeline, "pipeline")?) };
-        pass.record(|g, p| g.render_pass_set_pipeline(p, pipeline.id));
-        Ok(())
-    })
-}
-
-/// Binds a bind group (NULL unbinds the slot) with its dynamic offsets.
-///
-/// # Safety
-/// `render_pass_encoder` is a live handle, `group` NULL or a live handle;
-/// `dynamic_offsets` points at `dynamic_offset_count` values.
-#[no_mangle]
-pub unsafe extern "C" fn wgpuRenderPassEncoderSetBindGroup(
-    render_pass_encoder: WGPURenderPassEncoder,
-    group_index: u32,
-    group: WGPUBindGroup,
-    dynamic_offset_count: usize,
-    dynamic_offsets: *const u32,
-) {
-    call("wgpuRenderPassEncoderSetBindGroup", (), || {
-        // SAFETY: the C caller passes live handles (group may be NULL) and
-        // a valid array.
-        let (pass, group, offsets) = unsafe {
-            (
-                pass(render_pass_encoder)?,
-                boundary::opt_arg::<BindGroup>(group, "group")?,
-                boundary::slice_arg(dynamic_offsets, dynamic_offset_count, "dynamicOffsets")?,
-            )
-        };
-        let group = group.map(|g| g.id);
-        pass.record(|g, p| g.render_pass_set_bind_group(p, group_index, group, offsets));
-        Ok(())
-    })
-}
-
-/// Binds a vertex buffer range to `slot` (`buffer` NULL unbinds it; `size`
-/// `WGPU_WHOLE_SIZE`: to the end of the buffer).
-///
-/// # Safety
-/// `render_pass_encoder` is a live handle, `buffer` NULL or a live handle.
-#[no_mangle]
-pub unsafe extern "C" fn wgpuRenderPassEncoderSetVertexBuffer(
-    render_pass_encoder: WGPURenderPassEncoder,
-    slot: u32,
-    buffer: WGPUBuffer,
-    offset: u64,
-    size: u64,
-) {
-    call("wgpuRenderPassEncoderSetVertexBuffer", (), || {
-        // SAFETY: the C caller passes live handles (buffer may be NULL).
-        let (pass, buffer) = unsafe { (pass(render_pass_encoder)?, boundary::opt_arg::<Buffer>(buffer, "buffer")?) };
-        let buffer = buffer.map(|b| b.id);
-        let size = crate::conv::whole_size(size).and_then(std::num::NonZeroU64::new);
-        pass.record(|g, p| g.render_pass_set_vertex_buffer(p, slot, buffer, offset, size));
-        Ok(())
-    })
-}
-
-/// Binds an index buffer range. An `Undefined` or unknown format is a
-/// validation error (reported by `Finish`).
-///
-/// # Safety
-/// `render_pass_encoder` and `buffer` are live handles.
-#[no_mangle]
-pub unsafe extern "C" fn wgpuRenderPassEncoderSetIndexBuffer(
-    render_pass_encoder: WGPURenderPassEncoder,
-    buffer: WGPUBuffer,
-    format: WGPUIndexFormat,
-    offset: u64,
-    size: u64,
-) {
-    call("wgpuRenderPassEncoderSetIndexBuffer", (), || {
-        // SAFETY: the C caller passes live handles.
-        let (pass, buffer) = unsafe { (pass(render_pass_encoder)?, boundary::arg::<Buffer>(buffer, "buffer")?) };
-        let format = match crate::conv::render::index_format(format) {
-            Ok(Some(f)) => f,
-            Ok(None) => {
-                pass.invalidate("wgpuRenderPassEncoderSetIndexBuffer: format is Undefined".to_string());
-                return Ok(());
-            }
-            Err(e) => {
-                pass.invalidate(format!("wgpuRenderPassEncoderSetIndexBuffer: format {e}"));
-                return Ok(());
-            }
-        };
-        let size = crate::conv::whole_size(size).and_then(std::num::NonZeroU64::new);
-        pass.record(|g, p| g.render_pass_set_index_buffer(p, buffer.id, format, offset, size));
-        Ok(())
-    })
-}
-
-/// Draws primitives.
-///
-/// # Safety
-/// `render_pass_encoder` is a live handle.
-#[no_mangle]
-pub unsafe extern "C" fn wgpuRenderPassEncoderDraw(
-    render_pass_encoder: WGPURenderPassEncoder,
-    vertex_count: u32,
-    instance_count: u32,
-    first_vertex: u32,
-    first_instance: u32,
-) {
-    call("wgpuRenderPassEncoderDraw", (), || {
-        // SAFETY: the C caller passes a live handle.
-        let pass = unsafe { pass(render_pass_encoder) }?;
-        pass.record(|g, p| g.render_pass_draw(p, vertex_count, instance_count, first_vertex, first_instance));
-        Ok(())
-    })
-}
-
-/// Draws indexed primitives.
-///
-/// # Safety
-/// `render_pass_encoder` is a live handle.
-#[no_mangle]
-pub unsafe extern "C" fn wgpuRenderPassEncoderDrawIndexed(
-    render_pass_encoder: WGPURenderPassEncoder,
-    index_count: u32,
-    instance_count: u32,
-    first_index: u32,
-    base_vertex: i32,
-    first_instance: u32,
-) {
-    call("wgpuRenderPassEncoderDrawIndexed", (), || {
-        // SAFETY: the C caller passes a live handle.
-        let pass = unsafe { pass(render_pass_encoder) }?;
-        pass.record(|g, p| {
-            g.render_pass_draw_indexed(p, index_count, instance_count, first_index, base_vertex, first_instance)
-        });
-        Ok(())
-    })
-}
-
-/// Draws with the arguments read from `indirect_buffer`.
-///
-/// # Safety
-/// `render_pass_encoder` and `indirect_buffer` are live handles.
-#[no_mangle]
-pub unsafe extern "C" fn wgpuRenderPassEncoderDrawIndirect(
-    render_pass_encoder: WGPURenderPassEncoder,
-    indirect_buffer: WGPUBuffer,
-    indirect_offset: u64,
-) {
-    call("wgpuRenderPassEncoderDrawIndirect", (), || {
-        // SAFETY: the C caller passes live handles.
-        let (pass, buffer) =
-            unsafe { (pass(render_pass_encoder)?, boundary::arg::<Buffer>(indirect_buffer, "indirectBuffer")?) };
-        pass.record(|g, p| g.render_pass_draw_indirect(p, buffer.id, indirect_offset));
-        Ok(())
-    })
-}
-
-/// Draws indexed primitives with the arguments read from `indirect_buffer`.
-///
-/// # Safety
-/// `render_pass_encoder` and `indirect_buffer` are live handles.
-#[no_mangle]
-pub unsafe extern "C" fn wgpuRenderPassEncoderDrawIndexedIndirect(
-    render_pass_encoder: WGPURenderPassEncoder,
-    indirect_buffer: WGPUBuffer,
-    indirect_offset: u64,
-) {
-    call("wgpuRenderPassEncoderDrawIndexedIndirect", (), || {
-        // SAFETY: the C caller passes live handles.
-        let (pass, buffer) =
-            unsafe { (pass(render_pass_encoder)?, boundary::arg::<Buffer>(indirect_buffer, "indirectBuffer")?) };
-        pass.record(|g, p| g.render_pass_draw_indexed_indirect(p, buffer.id, indirect_offset));
-        Ok(())
-    })
 }
 
 /// Sets the viewport. Non-finite values are a validation error (reported
@@ -233,26 +287,6 @@ pub unsafe extern "C" fn wgpuRenderPassEncoderSetViewport(
     })
 }
 
-/// Sets the scissor rectangle.
-///
-/// # Safety
-/// `render_pass_encoder` is a live handle.
-#[no_mangle]
-pub unsafe extern "C" fn wgpuRenderPassEncoderSetScissorRect(
-    render_pass_encoder: WGPURenderPassEncoder,
-    x: u32,
-    y: u32,
-    width: u32,
-    height: u32,
-) {
-    call("wgpuRenderPassEncoderSetScissorRect", (), || {
-        // SAFETY: the C caller passes a live handle.
-        let pass = unsafe { pass(render_pass_encoder) }?;
-        pass.record(|g, p| g.render_pass_set_scissor_rect(p, x, y, width, height));
-        Ok(())
-    })
-}
-
 /// Sets the blend constant. Non-finite channels are a validation error
 /// (reported by `Finish`).
 ///
@@ -271,77 +305,6 @@ pub unsafe extern "C" fn wgpuRenderPassEncoderSetBlendConstant(
             Ok(c) => pass.record(|g, p| g.render_pass_set_blend_constant(p, c)),
             Err(e) => pass.invalidate(format!("wgpuRenderPassEncoderSetBlendConstant: {e}")),
         }
-        Ok(())
-    })
-}
-
-/// Sets the stencil reference value.
-///
-/// # Safety
-/// `render_pass_encoder` is a live handle.
-#[no_mangle]
-pub unsafe extern "C" fn wgpuRenderPassEncoderSetStencilReference(
-    render_pass_encoder: WGPURenderPassEncoder,
-    reference: u32,
-) {
-    call("wgpuRenderPassEncoderSetStencilReference", (), || {
-        // SAFETY: the C caller passes a live handle.
-        let pass = unsafe { pass(render_pass_encoder) }?;
-        pass.record(|g, p| g.render_pass_set_stencil_reference(p, reference));
-        Ok(())
-    })
-}
-
-/// Sets immediate data (`var<immediate>`) bytes `offset..offset + size`.
-/// Needs a device with immediates; otherwise the pass is invalid.
-///
-/// # Safety
-/// `render_pass_encoder` is a live handle; `data` points at `size` bytes.
-#[no_mangle]
-pub unsafe extern "C" fn wgpuRenderPassEncoderSetImmediates(
-    render_pass_encoder: WGPURenderPassEncoder,
-    offset: u32,
-    data: *const std::ffi::c_void,
-    size: usize,
-) {
-    call("wgpuRenderPassEncoderSetImmediates", (), || {
-        // SAFETY: the C caller passes a live handle and `size` readable
-        // bytes at `data`.
-        let (pass, bytes) =
-            unsafe { (pass(render_pass_encoder)?, boundary::slice_arg(data.cast::<u8>(), size, "data")?) };
-        pass.record(|g, p| g.render_pass_set_immediates(p, offset, bytes));
-        Ok(())
-    })
-}
-
-/// Begins occlusion query `query_index` of the pass's occlusion query set
-/// (`WGPURenderPassDescriptor.occlusionQuerySet`).
-///
-/// # Safety
-/// `render_pass_encoder` is a live handle.
-#[no_mangle]
-pub unsafe extern "C" fn wgpuRenderPassEncoderBeginOcclusionQuery(
-    render_pass_encoder: WGPURenderPassEncoder,
-    query_index: u32,
-) {
-    call("wgpuRenderPassEncoderBeginOcclusionQuery", (), || {
-        // SAFETY: the C caller passes a live handle.
-        let pass = unsafe { pass(render_pass_encoder) }?;
-        pass.record(|g, p| g.render_pass_begin_occlusion_query(p, query_index));
-        Ok(())
-    })
-}
-
-/// Ends the current occlusion query.
-///
-/// # Safety
-/// `render_pass_encoder` is a live handle.
-#[no_mangle]
-pub unsafe extern "C" fn wgpuRenderPassEncoderEndOcclusionQuery(render_pass_encoder: WGPURenderPassEncoder) {
-    call("wgpuRenderPassEncoderEndOcclusionQuery", (), || {
-        // SAFETY: the C caller passes a live handle.
-        let pass = unsafe { pass(render_pass_encoder) }?;
-        pass.record(|g, p| g.render_pass_end_occlusion_query(p));
         Ok(())
     })
 }
@@ -378,54 +341,6 @@ pub unsafe extern "C" fn wgpuRenderPassEncoderExecuteBundles(
             ids.push(bundle.id);
         }
         pass.record(|g, p| g.render_pass_execute_bundles(p, &ids));
-        Ok(())
-    })
-}
-
-/// Opens a debug group in the pass.
-///
-/// # Safety
-/// `render_pass_encoder` is a live handle; `group_label` is a valid view.
-#[no_mangle]
-pub unsafe extern "C" fn wgpuRenderPassEncoderPushDebugGroup(
-    render_pass_encoder: WGPURenderPassEncoder,
-    group_label: WGPUStringView,
-) {
-    call("wgpuRenderPassEncoderPushDebugGroup", (), || {
-        // SAFETY: the C caller passes a live handle and a valid view.
-        let (pass, label) = unsafe { (pass(render_pass_encoder)?, boundary::label_arg(group_label, "groupLabel")?) };
-        pass.record(|g, p| g.render_pass_push_debug_group(p, &label, 0));
-        Ok(())
-    })
-}
-
-/// Closes the innermost debug group of the pass.
-///
-/// # Safety
-/// `render_pass_encoder` is a live handle.
-#[no_mangle]
-pub unsafe extern "C" fn wgpuRenderPassEncoderPopDebugGroup(render_pass_encoder: WGPURenderPassEncoder) {
-    call("wgpuRenderPassEncoderPopDebugGroup", (), || {
-        // SAFETY: the C caller passes a live handle.
-        let pass = unsafe { pass(render_pass_encoder) }?;
-        pass.record(|g, p| g.render_pass_pop_debug_group(p));
-        Ok(())
-    })
-}
-
-/// Inserts a debug marker in the pass.
-///
-/// # Safety
-/// `render_pass_encoder` is a live handle; `marker_label` is a valid view.
-#[no_mangle]
-pub unsafe extern "C" fn wgpuRenderPassEncoderInsertDebugMarker(
-    render_pass_encoder: WGPURenderPassEncoder,
-    marker_label: WGPUStringView,
-) {
-    call("wgpuRenderPassEncoderInsertDebugMarker", (), || {
-        // SAFETY: the C caller passes a live handle and a valid view.
-        let (pass, label) = unsafe { (pass(render_pass_encoder)?, boundary::label_arg(marker_label, "markerLabel")?) };
-        pass.record(|g, p| g.render_pass_insert_debug_marker(p, &label, 0));
         Ok(())
     })
 }
