@@ -329,7 +329,8 @@ pub(crate) unsafe fn get_bind_group_layout<K: Kind>(
 /// signatures, in this order: `wgpuDeviceCreate*Pipeline`, its `Async`
 /// form and `wgpu*PipelineGetBindGroupLayout` (after the kind and the
 /// name of its handle parameter). Their bodies are [`create_sync`],
-/// [`create_async`] and [`get_bind_group_layout`].
+/// [`create_async`] and [`get_bind_group_layout`]; each kind's module lists
+/// its own signatures and its [`Kind`] facts, which look alike line for line.
 macro_rules! pipeline_exports {
     (
         $kind:ty, $param:literal;

@@ -26,6 +26,10 @@ use crate::objects::render_pipeline::RenderPipeline;
 ///   or unknown format goes to the encoder's `fail` instead;
 /// - `indirect(f)`: the indirect buffer and its offset;
 /// - `label(f, "param", extra...)`: the label, then `extra`.
+///
+/// Each encoder's module lists its own exports (the names `procs.rs` and
+/// its source scan look for), so those lists look alike line for line; what
+/// the exports do is written once, here.
 macro_rules! recording_exports {
     ($encoder:ty, $param:literal; $($(#[$doc:meta])* pub unsafe extern "C" fn $name:ident($handle:ident: $handle_ty:ty $(, $arg:ident: $arg_ty:ty)*) => $kind:ident($($how:tt)*);)*) => {
         $(
