@@ -184,7 +184,9 @@ pub unsafe extern "C" fn wgpuCreateInstance(descriptor: *const WGPUInstanceDescr
         let mut mixed = false;
         let mut max_count = TIMED_WAIT_ANY_MAX_COUNT;
         let mut wgt_desc = wgpu_types::InstanceDescriptor::new_without_display_handle_from_env();
-        wgt_desc.backends = crate::conv::device::BUILT_BACKENDS;
+        // `WGPU_BACKEND` (read above, as wgpu reads it) narrows the default;
+        // wgpu.h's `WGPUInstanceExtras.backends` replaces it.
+        wgt_desc.backends &= crate::conv::device::BUILT_BACKENDS;
         if let Some(desc) = desc {
             // SAFETY: the descriptor's pointers are valid (caller).
             unsafe { crate::conv::native_chain::instance_extras(desc.nextInChain, &mut wgt_desc) }?;
