@@ -2,7 +2,7 @@
  *
  *   bench --lib PATH [--scenario NAME[,NAME...]] [--strategy S[,S...]]
  *         [--iterations N] [--quick] [--samples] [--job-ms MS] [--job-units N]
- *         [--size BYTES] [--max-size BYTES] [--timeout S]
+ *         [--size BYTES] [--max-size BYTES] [--timeout S] [--backend B]
  *
  * The library is opened with dlopen and every function is resolved with dlsym
  * (falling back to wgpuGetProcAddress), so the same binary measures
@@ -27,12 +27,13 @@
  * non-zero (1: verification, 2: usage, 3: timeout, 4: setup).
  */
 #define _GNU_SOURCE
+#if defined(_WIN32) && !defined(__USE_MINGW_ANSI_STDIO)
+#define __USE_MINGW_ANSI_STDIO 1 /* C99 printf (%zu) on mingw-w64 */
+#endif
 
 #include "webgpu/webgpu.h"
 
 #include <ctype.h>
-#include <dirent.h>
-#include <dlfcn.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -46,6 +47,33 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+
+/* ---- the few system calls that differ on Windows (mingw-w64; run under
+ * Wine by scripts/wine-bench.sh) ----------------------------------------- */
+#ifdef _WIN32
+#include <windows.h>
+#define BENCH_PRINTF gnu_printf /* what __USE_MINGW_ANSI_STDIO gives */
+#define BENCH_DLOPEN(path) ((void *)LoadLibraryA(path))
+#define BENCH_DLSYM(lib, name) ((void *)GetProcAddress((HMODULE)(lib), (name)))
+static const char *bench_dlerror(void) {
+  static char msg[64];
+  snprintf(msg, sizeof msg, "LoadLibrary error %lu", (unsigned long)GetLastError());
+  return msg;
+}
+static long bench_cpus_online(void) {
+  SYSTEM_INFO si;
+  GetSystemInfo(&si);
+  return (long)si.dwNumberOfProcessors;
+}
+#else
+#include <dirent.h>
+#include <dlfcn.h>
+#define BENCH_PRINTF printf
+#define BENCH_DLOPEN(path) dlopen((path), RTLD_NOW | RTLD_LOCAL)
+#define BENCH_DLSYM(lib, name) dlsym((lib), (name))
+static const char *bench_dlerror(void) { return dlerror(); }
+static long bench_cpus_online(void) { return sysconf(_SC_NPROCESSORS_ONLN); }
+#endif
 
 /* ---- the library's functions ------------------------------------------- */
 
@@ -141,7 +169,7 @@ static const char *g_scenario = "setup"; /* for error lines */
 static const char *g_library = "unknown";
 
 /* Prints an error line (JSON) and exits. */
-static void die(int code, const char *fmt, ...) __attribute__((noreturn, format(printf, 2, 3)));
+static void die(int code, const char *fmt, ...) __attribute__((noreturn, format(BENCH_PRINTF, 2, 3)));
 static void json_escape(char *out, size_t cap, const char *s, size_t n);
 
 static void die(int code, const char *fmt, ...) {
@@ -229,7 +257,7 @@ static void json_escape(char *out, size_t cap, const char *s, size_t n) {
   out[o] = 0;
 }
 
-static void japp(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void japp(const char *fmt, ...) __attribute__((format(BENCH_PRINTF, 1, 2)));
 static void japp(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
@@ -325,6 +353,7 @@ static struct {
   unsigned timeout_s;
   int verbose;
   int inject_fault; /* self-test: corrupt the expected data of one trip */
+  WGPUBackendType backend; /* the adapter request's backendType (Undefined: any) */
 } opt = {.job_ms = 0, .size = 4096, .timeout_s = 600};
 
 static void usage(void) {
@@ -332,6 +361,7 @@ static void usage(void) {
           "usage: bench --lib PATH [--scenario NAME[,NAME...]] [--strategy S[,S...]]\n"
           "             [--iterations N] [--quick] [--samples] [--job-ms MS] [--job-units N]\n"
           "             [--size BYTES] [--max-size BYTES] [--timeout S] [--verbose]\n"
+          "             [--backend vulkan|d3d12|metal|opengl]\n"
           "             [--inject-fault]   (self-test: a map_roundtrip check must fail)\n"
           "scenarios: info calibrate map_roundtrip wait_cpu_cost wakeup_latency\n"
           "           futures_throughput readback_bandwidth api_overhead scaling all\n"
@@ -394,6 +424,13 @@ static void parse_args(int argc, char **argv) {
       opt.max_size = parse_size(NEXT());
     } else if (!strcmp(a, "--timeout")) {
       opt.timeout_s = (unsigned)strtoul(NEXT(), NULL, 10);
+    } else if (!strcmp(a, "--backend")) {
+      const char *b = NEXT();
+      if (!strcmp(b, "vulkan")) opt.backend = WGPUBackendType_Vulkan;
+      else if (!strcmp(b, "d3d12")) opt.backend = WGPUBackendType_D3D12;
+      else if (!strcmp(b, "metal")) opt.backend = WGPUBackendType_Metal;
+      else if (!strcmp(b, "opengl")) opt.backend = WGPUBackendType_OpenGL;
+      else usage();
     } else if (!strcmp(a, "--verbose")) {
       opt.verbose = 1;
     } else if (!strcmp(a, "--inject-fault")) {
@@ -418,6 +455,26 @@ static void on_alarm(int sig) {
   (void)r;
   _exit(3);
 }
+
+#ifdef _WIN32
+/* No SIGALRM on Windows: a thread sleeps out the timeout instead. */
+static void *watchdog_thread(void *arg) {
+  (void)arg;
+  Sleep((DWORD)opt.timeout_s * 1000u);
+  on_alarm(0);
+  return NULL;
+}
+
+static void start_watchdog(void) {
+  pthread_t t;
+  if (pthread_create(&t, NULL, watchdog_thread, NULL) == 0) pthread_detach(t);
+}
+#else
+static void start_watchdog(void) {
+  signal(SIGALRM, on_alarm);
+  alarm(opt.timeout_s);
+}
+#endif
 
 /* ---- state ------------------------------------------------------------- */
 
@@ -868,6 +925,11 @@ typedef struct {
 
 static void snap_threads(ThreadSnap *s) {
   s->n = 0;
+#ifdef _WIN32
+  /* No /proc: the per-thread breakdown is left out on Windows (the waiting
+   * thread's and the process's CPU are still measured). */
+  return;
+#else
   DIR *d = opendir("/proc/self/task");
   if (!d) return;
   struct dirent *e;
@@ -896,6 +958,7 @@ static void snap_threads(ThreadSnap *s) {
     s->n++;
   }
   closedir(d);
+#endif
 }
 
 /* Accumulated CPU per thread-name group across several waits. */
@@ -1033,24 +1096,24 @@ static void copy_sv(char *dst, size_t cap, WGPUStringView v) {
 }
 
 static void resolve_api(void) {
-  G.dl = dlopen(opt.lib, RTLD_NOW | RTLD_LOCAL);
-  if (!G.dl) die(4, "dlopen(%s): %s", opt.lib, dlerror());
+  G.dl = BENCH_DLOPEN(opt.lib);
+  if (!G.dl) die(4, "dlopen(%s): %s", opt.lib, bench_dlerror());
   /* wgpu-native's wgpuGetProcAddress panics (not implemented, aborting the
    * process): recognise it first and use only dlsym there. */
-  int native = dlsym(G.dl, "wgpuDevicePoll") != NULL && dlsym(G.dl, "wgpuShimInstanceCreateUserEvent") == NULL;
-  WGPUProcGetProcAddress gpa = native ? NULL : (WGPUProcGetProcAddress)dlsym(G.dl, "wgpuGetProcAddress");
+  int native = BENCH_DLSYM(G.dl, "wgpuDevicePoll") != NULL && BENCH_DLSYM(G.dl, "wgpuShimInstanceCreateUserEvent") == NULL;
+  WGPUProcGetProcAddress gpa = native ? NULL : (WGPUProcGetProcAddress)BENCH_DLSYM(G.dl, "wgpuGetProcAddress");
 #define RESOLVE(req, name)                                                            \
   do {                                                                                \
-    void *p = dlsym(G.dl, "wgpu" #name);                                              \
+    void *p = BENCH_DLSYM(G.dl, "wgpu" #name);                                              \
     if (!p && gpa) p = (void *)gpa(sv("wgpu" #name));                                 \
     W.name = (WGPUProc##name)p;                                                       \
     if (!p && (req)) die(4, "%s does not export wgpu" #name, opt.lib);                 \
   } while (0);
   API(RESOLVE)
 #undef RESOLVE
-  native_device_poll = (PfnDevicePoll)dlsym(G.dl, "wgpuDevicePoll");
-  native_get_version = (PfnGetVersion)dlsym(G.dl, "wgpuGetVersion");
-  shim_create_user_event = dlsym(G.dl, "wgpuShimInstanceCreateUserEvent");
+  native_device_poll = (PfnDevicePoll)BENCH_DLSYM(G.dl, "wgpuDevicePoll");
+  native_get_version = (PfnGetVersion)BENCH_DLSYM(G.dl, "wgpuGetVersion");
+  shim_create_user_event = BENCH_DLSYM(G.dl, "wgpuShimInstanceCreateUserEvent");
   if (!shim_create_user_event && gpa) shim_create_user_event = (void *)gpa(sv("wgpuShimInstanceCreateUserEvent"));
   G.is_shim = shim_create_user_event != NULL;
   G.is_native = native_device_poll != NULL && !G.is_shim;
@@ -1083,6 +1146,7 @@ static void setup(void) {
 
   WGPURequestAdapterOptions ao = WGPU_REQUEST_ADAPTER_OPTIONS_INIT;
   ao.powerPreference = WGPUPowerPreference_HighPerformance;
+  ao.backendType = opt.backend;
   WGPURequestAdapterCallbackInfo acb = WGPU_REQUEST_ADAPTER_CALLBACK_INFO_INIT;
   acb.mode = WGPUCallbackMode_AllowProcessEvents;
   acb.callback = on_adapter;
@@ -1235,7 +1299,7 @@ static void scenario_info(void) {
   jint("device_id", G.device_id);
   jint("max_buffer_size", (long long)G.limits.maxBufferSize);
   jstr("cpu_model", cpu);
-  jint("cpus_online", sysconf(_SC_NPROCESSORS_ONLN));
+  jint("cpus_online", bench_cpus_online());
   {
     char st[128] = "";
     int n = 0;
@@ -1930,8 +1994,7 @@ static const Scenario SCENARIOS[] = {
 
 int main(int argc, char **argv) {
   parse_args(argc, argv);
-  signal(SIGALRM, on_alarm);
-  alarm(opt.timeout_s);
+  start_watchdog();
   resolve_api();
   for (int s = 0; s < S_COUNT; s++)
     if (opt.strategies[s] && !G.supported[s] && opt.verbose)
