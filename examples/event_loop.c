@@ -1,10 +1,14 @@
-/* wgpu-shim example: GPU completions in a plain epoll event loop.
+/* wgpu-shim example: GPU completions in a plain event loop, on Linux (epoll),
+ * macOS and the BSDs (kqueue) and Windows (WaitForSingleObject).
  *
  * wgpu-shim's WGPUInstanceFeatureName_ShimReadinessHandle (wgpu_shim.h) gives
- * an instance a file descriptor that is readable exactly while
- * wgpuInstanceProcessEvents has callbacks to run. An event loop adds it to
- * its poll set, sleeps in the kernel, and calls ProcessEvents when it fires:
- * no polling timer, no busy loop, no extra thread.
+ * an instance an OS handle that is ready exactly while
+ * wgpuInstanceProcessEvents has callbacks to run: on Unix a file descriptor
+ * that is readable then (wgpuShimInstanceGetReadinessFd), on Windows a
+ * manual-reset event that is set then (wgpuShimInstanceGetReadinessEvent). An
+ * event loop adds it to what it waits on, sleeps in the kernel, and calls
+ * ProcessEvents when it fires: no polling timer, no busy loop, no extra
+ * thread.
  *
  *   1. instance with TimedWaitAny + ShimReadinessHandle (the extension is
  *      looked up with wgpuHasInstanceFeature / wgpuGetProcAddress, as a
@@ -16,15 +20,19 @@
  *      pass, a copy of the results into a MAP_READ buffer;
  *   5. wgpuBufferMapAsync and wgpuQueueOnSubmittedWorkDone, both in
  *      AllowProcessEvents mode;
- *   6. epoll_wait() on the readiness fd (no timeout but a 30 s safety cap),
- *      wgpuInstanceProcessEvents() when it is readable, until both callbacks
- *      ran; the waiting thread's CPU time and the wall time are measured;
+ *   6. the event loop's wait on the readiness handle (no timeout but a 30 s
+ *      safety cap), wgpuInstanceProcessEvents() when it fires, until both
+ *      callbacks ran; the waiting thread's CPU time and the wall time are
+ *      measured;
  *   7. the mapped results are checked against the same LCG on the CPU.
  *
  * Prints the data summary and the wait's CPU/wall figures. Exit status 0 when
  * everything succeeded, the data matched, and the waiting thread used at most
  * 5% of the wall time of the wait in CPU; 1 otherwise. */
 #define _POSIX_C_SOURCE 200809L
+#if defined(__APPLE__)
+#define _DARWIN_C_SOURCE /* kqueue(2) beside POSIX */
+#endif
 
 #include <webgpu/webgpu.h>
 #include <webgpu/wgpu_shim.h>
@@ -34,9 +42,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/epoll.h>
 #include <time.h>
+
+#if defined(_WIN32)
+#include <windows.h>
+#elif defined(__linux__)
+#include <sys/epoll.h>
 #include <unistd.h>
+#else
+#include <sys/event.h>
+#include <unistd.h>
+#endif
 
 #define EP_VALUES 64u               /* one workgroup of 64 invocations */
 /* LCG steps per value. Below 65535: llvmpipe/lavapipe ends any shader loop
@@ -65,7 +81,7 @@ static int ep_failures = 0;
 
 #define EP_FAIL(...)                        \
   do {                                      \
-    fprintf(stderr, "epoll: FAILED: ");     \
+    fprintf(stderr, "event loop: FAILED: ");     \
     fprintf(stderr, __VA_ARGS__);           \
     fprintf(stderr, "\n");                  \
     ep_failures++;                          \
@@ -115,7 +131,7 @@ static void ep_on_adapter(WGPURequestAdapterStatus status, WGPUAdapter adapter, 
   r->status = (int)status;
   r->object = adapter;
   if (status != WGPURequestAdapterStatus_Success) {
-    fprintf(stderr, "epoll: adapter request: %.*s\n", ep_sv_len(message), message.data ? message.data : "");
+    fprintf(stderr, "event loop: adapter request: %.*s\n", ep_sv_len(message), message.data ? message.data : "");
   }
 }
 
@@ -127,7 +143,7 @@ static void ep_on_device(WGPURequestDeviceStatus status, WGPUDevice device, WGPU
   r->status = (int)status;
   r->object = device;
   if (status != WGPURequestDeviceStatus_Success) {
-    fprintf(stderr, "epoll: device request: %.*s\n", ep_sv_len(message), message.data ? message.data : "");
+    fprintf(stderr, "event loop: device request: %.*s\n", ep_sv_len(message), message.data ? message.data : "");
   }
 }
 
@@ -137,7 +153,7 @@ static void ep_on_uncaptured(WGPUDevice const *device, WGPUErrorType type, WGPUS
   (void)u1;
   (void)u2;
   ep_uncaptured++;
-  fprintf(stderr, "epoll: device error (type %d): %.*s\n", (int)type, ep_sv_len(message),
+  fprintf(stderr, "event loop: device error (type %d): %.*s\n", (int)type, ep_sv_len(message),
           message.data ? message.data : "");
 }
 
@@ -217,7 +233,7 @@ static int ep_open(Ep *e) {
 
   EpResult dr = {0, 0, NULL, 0};
   WGPUDeviceDescriptor ddesc = WGPU_DEVICE_DESCRIPTOR_INIT;
-  ddesc.label = ep_sv("epoll example device");
+  ddesc.label = ep_sv("event loop example device");
   ddesc.uncapturedErrorCallbackInfo.callback = ep_on_uncaptured;
   WGPURequestDeviceCallbackInfo dcb = WGPU_REQUEST_DEVICE_CALLBACK_INFO_INIT;
   dcb.mode = WGPUCallbackMode_WaitAnyOnly;
@@ -336,42 +352,140 @@ static void ep_release(Ep *e) {
 
 /* ---- the event loop ------------------------------------------------------ */
 
-static int ep_run(Ep *e) {
-  /* 1. The extension, found at run time. */
-  if (!wgpuHasInstanceFeature(WGPUInstanceFeatureName_ShimReadinessHandle)) {
-    EP_FAIL("the library does not support WGPUInstanceFeatureName_ShimReadinessHandle");
+/* ---- the event loop's wait, per system ----------------------------------- */
+
+/* What the loop waits on: the instance's readiness handle, in the system's
+ * own waiting call. */
+typedef struct {
+#if defined(_WIN32)
+  HANDLE event; /* set while callbacks are ready; the library clears it */
+#elif defined(__linux__)
+  int fd;   /* readable while callbacks are ready */
+  int epfd; /* an epoll set holding it, level-triggered */
+#else
+  int fd; /* readable while callbacks are ready */
+  int kq; /* a kqueue watching it, level-triggered (no EV_CLEAR) */
+#endif
+} EpLoop;
+
+/* Gets the readiness handle of `instance` (found with wgpuGetProcAddress)
+ * and adds it to a new wait set. 0 on success. */
+static int loop_open(EpLoop *l, WGPUInstance instance) {
+#if defined(_WIN32)
+  WGPUProcShimInstanceGetReadinessEvent get_event =
+      (WGPUProcShimInstanceGetReadinessEvent)wgpuGetProcAddress(ep_sv("wgpuShimInstanceGetReadinessEvent"));
+  if (!get_event) {
+    EP_FAIL("wgpuGetProcAddress(wgpuShimInstanceGetReadinessEvent) returned NULL");
     return -1;
   }
+  l->event = (HANDLE)get_event(instance);
+  if (!l->event) {
+    EP_FAIL("wgpuShimInstanceGetReadinessEvent returned NULL");
+    return -1;
+  }
+  return 0;
+#else
   WGPUProcShimInstanceGetReadinessFd get_fd =
       (WGPUProcShimInstanceGetReadinessFd)wgpuGetProcAddress(ep_sv("wgpuShimInstanceGetReadinessFd"));
   if (!get_fd) {
     EP_FAIL("wgpuGetProcAddress(wgpuShimInstanceGetReadinessFd) returned NULL");
     return -1;
   }
-  if (ep_open(e) != 0) return -1;
-  int fd = get_fd(e->instance);
-  if (fd < 0) {
-    EP_FAIL("wgpuShimInstanceGetReadinessFd returned %d", fd);
+  l->fd = get_fd(instance);
+  if (l->fd < 0) {
+    EP_FAIL("wgpuShimInstanceGetReadinessFd returned %d", l->fd);
     return -1;
   }
-  int epfd = epoll_create1(EPOLL_CLOEXEC);
-  if (epfd < 0) {
+#if defined(__linux__)
+  l->epfd = epoll_create1(EPOLL_CLOEXEC);
+  if (l->epfd < 0) {
     EP_FAIL("epoll_create1: %s", strerror(errno));
     return -1;
   }
   struct epoll_event ev;
   memset(&ev, 0, sizeof ev);
   ev.events = EPOLLIN; /* level-triggered: readable while callbacks are ready */
-  ev.data.fd = fd;
-  if (epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev) != 0) {
+  ev.data.fd = l->fd;
+  if (epoll_ctl(l->epfd, EPOLL_CTL_ADD, l->fd, &ev) != 0) {
     EP_FAIL("epoll_ctl(ADD readiness fd): %s", strerror(errno));
-    close(epfd);
+    close(l->epfd);
     return -1;
   }
+#else
+  l->kq = kqueue();
+  if (l->kq < 0) {
+    EP_FAIL("kqueue: %s", strerror(errno));
+    return -1;
+  }
+  struct kevent ev;
+  EV_SET(&ev, l->fd, EVFILT_READ, EV_ADD, 0, 0, NULL);
+  if (kevent(l->kq, &ev, 1, NULL, 0, NULL) != 0) {
+    EP_FAIL("kevent(EV_ADD readiness fd): %s", strerror(errno));
+    close(l->kq);
+    return -1;
+  }
+#endif
+  return 0;
+#endif
+}
+
+/* Sleeps until the handle is ready or `timeout_ms` passes: 1 when ready, 0
+ * on timeout, -1 on error (EINTR is a timeout of length zero: 0). */
+static int loop_wait(EpLoop *l, int timeout_ms) {
+#if defined(_WIN32)
+  DWORD r = WaitForSingleObject(l->event, (DWORD)timeout_ms);
+  if (r == WAIT_OBJECT_0) return 1;
+  if (r == WAIT_TIMEOUT) return 0;
+  EP_FAIL("WaitForSingleObject: error %lu", (unsigned long)GetLastError());
+  return -1;
+#elif defined(__linux__)
+  struct epoll_event out[4];
+  int n = epoll_wait(l->epfd, out, 4, timeout_ms);
+  if (n < 0 && errno == EINTR) return 0;
+  if (n < 0) {
+    EP_FAIL("epoll_wait: %s", strerror(errno));
+    return -1;
+  }
+  for (int i = 0; i < n; i++)
+    if (out[i].data.fd == l->fd) return 1;
+  return 0;
+#else
+  struct kevent out;
+  struct timespec ts = {timeout_ms / 1000, (long)(timeout_ms % 1000) * 1000000L};
+  int n = kevent(l->kq, NULL, 0, &out, 1, &ts);
+  if (n < 0 && errno == EINTR) return 0;
+  if (n < 0) {
+    EP_FAIL("kevent: %s", strerror(errno));
+    return -1;
+  }
+  return n > 0 && (int)out.ident == l->fd;
+#endif
+}
+
+/* Closes the wait set (the handle itself is the instance's). */
+static void loop_close(EpLoop *l) {
+#if defined(_WIN32)
+  (void)l;
+#elif defined(__linux__)
+  close(l->epfd);
+#else
+  close(l->kq);
+#endif
+}
+
+static int ep_run(Ep *e) {
+  /* 1. The extension, found at run time. */
+  if (!wgpuHasInstanceFeature(WGPUInstanceFeatureName_ShimReadinessHandle)) {
+    EP_FAIL("the library does not support WGPUInstanceFeatureName_ShimReadinessHandle");
+    return -1;
+  }
+  if (ep_open(e) != 0) return -1;
+  EpLoop loop;
+  if (loop_open(&loop, e->instance) != 0) return -1;
 
   uint32_t dispatches = ep_calibrate(e);
   if (dispatches == 0) {
-    close(epfd);
+    loop_close(&loop);
     return -1;
   }
 
@@ -390,7 +504,7 @@ static int ep_run(Ep *e) {
   WGPUFuture done_future = wgpuQueueOnSubmittedWorkDone(e->queue, wci);
   if (!map_future.id || !done_future.id) EP_FAIL("MapAsync or OnSubmittedWorkDone returned the null future");
 
-  /* 6. Sleep in epoll_wait until the library says there is work. */
+  /* 6. Sleep in the event loop's wait until the library says there is work. */
   double wall0 = ep_clock(CLOCK_MONOTONIC);
   double cpu0 = ep_clock(CLOCK_THREAD_CPUTIME_ID);
   double proc0 = ep_clock(CLOCK_PROCESS_CPUTIME_ID);
@@ -402,30 +516,22 @@ static int ep_run(Ep *e) {
               map.calls, done.calls);
       break;
     }
-    struct epoll_event out[4];
-    int n = epoll_wait(epfd, out, 4, left_ms);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      EP_FAIL("epoll_wait: %s", strerror(errno));
-      break;
-    }
-    for (int i = 0; i < n; i++) {
-      if (out[i].data.fd != fd) continue;
-      wakeups++;
-      int before = map.calls + done.calls;
-      wgpuInstanceProcessEvents(e->instance); /* runs the ready callbacks */
-      if (map.calls + done.calls == before) empty_wakeups++;
-    }
+    int ready = loop_wait(&loop, left_ms);
+    if (ready < 0) break;
+    if (ready == 0) continue;
+    wakeups++;
+    int before = map.calls + done.calls;
+    wgpuInstanceProcessEvents(e->instance); /* runs the ready callbacks */
+    if (map.calls + done.calls == before) empty_wakeups++;
   }
   double wall = ep_clock(CLOCK_MONOTONIC) - wall0;
   double cpu = ep_clock(CLOCK_THREAD_CPUTIME_ID) - cpu0;
   double proc = ep_clock(CLOCK_PROCESS_CPUTIME_ID) - proc0;
 
-  /* Nothing is left: the fd must be quiet now. */
-  struct epoll_event out[1];
-  int left = epoll_wait(epfd, out, 1, 0);
-  close(epfd);
-  if (left != 0) EP_FAIL("the readiness fd is still readable after both callbacks ran");
+  /* Nothing is left: the handle must be quiet now. */
+  int left = loop_wait(&loop, 0);
+  loop_close(&loop);
+  if (left != 0) EP_FAIL("the readiness handle is still ready after both callbacks ran");
 
   if (map.calls != 1 || map.status != WGPUMapAsyncStatus_Success) {
     EP_FAIL("map callback: %d call(s), status %d", map.calls, map.status);
@@ -447,7 +553,7 @@ static int ep_run(Ep *e) {
       for (uint32_t i = 0; i < EP_VALUES; i++) {
         uint32_t want = ep_expected(ep_seed(i));
         if (data[i] != want) {
-          if (bad < 4) fprintf(stderr, "epoll: value %u: got %08x, expected %08x\n", i, data[i], want);
+          if (bad < 4) fprintf(stderr, "event loop: value %u: got %08x, expected %08x\n", i, data[i], want);
           bad++;
         }
       }
@@ -467,7 +573,7 @@ static int ep_run(Ep *e) {
             EP_MAX_CPU_RATIO * 100.0);
   }
   if (wall < EP_TARGET_S * 0.25) {
-    fprintf(stderr, "epoll: note: the job was much shorter than planned (%.1f ms)\n", wall * 1e3);
+    fprintf(stderr, "event loop: note: the job was much shorter than planned (%.1f ms)\n", wall * 1e3);
   }
   if (ep_uncaptured) EP_FAIL("%d device error(s)", ep_uncaptured);
   return 0;
