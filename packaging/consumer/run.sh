@@ -11,14 +11,15 @@
 #      PREFIX), against wgpu_shim::wgpu_shim and wgpu_shim::wgpu_shim_static.
 # Each program is checked for what it links (readelf: DT_NEEDED, RUNPATH),
 # then run; each must print OK. Exits non-zero on the first failure.
+# (The Windows archive has run-windows.sh beside this script.)
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
-[ $# -ge 1 ] && [ $# -le 2 ] || {
+if [ $# -lt 1 ] || [ $# -gt 2 ]; then
   echo "usage: $0 PREFIX [LIBDIR]" >&2
   exit 2
-}
+fi
 prefix="$(realpath "$1")"
 libdir="$(realpath "${2:-$prefix/lib}")"
 cc="${CC:-cc}"
