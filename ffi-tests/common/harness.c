@@ -10,6 +10,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#ifdef _WIN32
+#include <windows.h>
+#endif
+
 int harness_passed = 0;
 int harness_failed = 0;
 
@@ -244,6 +248,17 @@ void sleep_ms(unsigned ms) {
   while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
   }
 }
+
+#ifdef _WIN32
+int setenv(const char *name, const char *value, int overwrite) {
+  if (!overwrite && getenv(name)) return 0;
+  if (!SetEnvironmentVariableA(name, value) || _putenv_s(name, value) != 0) {
+    errno = EINVAL;
+    return -1;
+  }
+  return 0;
+}
+#endif
 
 static void *watchdog_main(void *arg) {
   unsigned seconds = (unsigned)(uintptr_t)arg * harness_time_scale();

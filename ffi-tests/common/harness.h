@@ -121,6 +121,14 @@ void sleep_s(double seconds);
 /* Sleeps for `ms` milliseconds, resuming after a signal. */
 void sleep_ms(unsigned ms);
 
+#ifdef _WIN32
+/* POSIX setenv, which the MinGW-w64 C runtime lacks (harness.c): sets the
+ * variable both in the process environment, where the library reads it
+ * (GetEnvironmentVariableW, as Rust's std::env::var does), and in the C
+ * runtime's copy, which getenv reads. */
+int setenv(const char *name, const char *value, int overwrite);
+#endif
+
 /* Starts a detached thread that ends the process with exit code 3 when the
  * test still runs after `seconds` times harness_time_scale(): a hung or
  * deadlocked library fails the test instead of stalling the run. Call first

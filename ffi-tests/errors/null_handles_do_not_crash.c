@@ -58,7 +58,9 @@ static void noop_cpa(WGPUCreatePipelineAsyncStatus s, WGPUComputePipeline p, WGP
 int main(void) {
   start_watchdog(60);
   signal(SIGSEGV, on_signal);
+#ifdef SIGBUS /* not on Windows */
   signal(SIGBUS, on_signal);
+#endif
   signal(SIGABRT, on_signal);
   signal(SIGILL, on_signal);
   signal(SIGFPE, on_signal);

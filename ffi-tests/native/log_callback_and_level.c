@@ -14,6 +14,8 @@ typedef struct {
 
 static void on_log(WGPULogLevel level, WGPUStringView message, void *userdata) {
   LogState *s = userdata;
+  /* Errors on stderr too, where a failing test shows them. */
+  if (level == WGPULogLevel_Error && message.data) fprintf(stderr, "log: %.*s\n", (int)sv_len(message), message.data);
   s->messages++;
   if (level == WGPULogLevel_Error) s->errors++;
   if (level == WGPULogLevel_Warn) s->warnings++;

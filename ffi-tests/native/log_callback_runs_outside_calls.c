@@ -8,14 +8,15 @@
 #include "native_util.h"
 
 #include <pthread.h>
-#include <unistd.h>
 
 static pthread_t main_thread;
 static int messages, reentered;
 static WGPUDevice g_device;
 
 static void on_log(WGPULogLevel level, WGPUStringView message, void *userdata) {
-  (void)level, (void)message, (void)userdata;
+  (void)userdata;
+  /* Errors on stderr too, where a failing test shows them. */
+  if (level == WGPULogLevel_Error && message.data) fprintf(stderr, "log: %.*s\n", (int)sv_len(message), message.data);
   if (!pthread_equal(pthread_self(), main_thread)) return; /* library threads: their own flush points */
   messages++;
   /* Call back into the library from the callback: polls take the device's
@@ -28,7 +29,7 @@ static void on_log(WGPULogLevel level, WGPUStringView message, void *userdata) {
 
 int main(void) {
   main_thread = pthread_self();
-  alarm(60); /* a deadlock fails the test (SIGALRM) instead of hanging it */
+  start_watchdog(60); /* a deadlock fails the test (exit 3) instead of hanging it */
   wgpuSetLogLevel(WGPULogLevel_Trace);
   wgpuSetLogCallback(on_log, NULL);
 

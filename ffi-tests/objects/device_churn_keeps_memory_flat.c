@@ -6,15 +6,35 @@
  * the instance's registry until the instance was released (hundreds of bytes
  * of heap per device), which the soak test's memory figures showed. The
  * lost future still reads complete in WaitAny. */
-#include <malloc.h>
-
 #include "../mapping/mapping_util.h"
+
+#ifdef _WIN32
+#include <windows.h>
+
+/* Bytes in use in the process heap, where Rust's allocator (HeapAlloc on
+ * GetProcessHeap) puts the library's memory: the busy blocks HeapWalk
+ * lists (0 when it cannot walk the heap). */
+static size_t heap_in_use(void) {
+  HANDLE heap = GetProcessHeap();
+  PROCESS_HEAP_ENTRY e;
+  size_t used = 0;
+  if (!HeapLock(heap)) return 0;
+  e.lpData = NULL;
+  while (HeapWalk(heap, &e)) {
+    if (e.wFlags & PROCESS_HEAP_ENTRY_BUSY) used += e.cbData;
+  }
+  HeapUnlock(heap);
+  return used;
+}
+#else
+#include <malloc.h>
 
 /* Heap bytes in use (0 where the allocator does not say: ASan, valgrind). */
 static size_t heap_in_use(void) {
   struct mallinfo2 mi = mallinfo2();
   return mi.uordblks + mi.hblkhd;
 }
+#endif
 
 /* Whether all n devices were made. */
 static int churn(WGPUInstance inst, int n, WGPUFuture *last_lost) {

@@ -7,7 +7,6 @@
 #include "harness.h"
 
 #include <ctype.h>
-#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,8 +15,26 @@
 #error "WGPU_SHIM_INCLUDE_DIR must name the include folder"
 #endif
 
+#ifdef _WIN32
+#include <windows.h>
+
+/* Declared only on another platform (wgpu_shim.h: Unix). */
+static const char *const OTHER_PLATFORM[] = {"wgpuShimInstanceGetReadinessFd"};
+
+/* Whether wgpu_shim.dll, which the program loaded as it started, exports name. */
+static int exported(const char *name) {
+  HMODULE dll = GetModuleHandleA("wgpu_shim.dll");
+  return dll != NULL && GetProcAddress(dll, name) != NULL;
+}
+#else
+#include <dlfcn.h>
+
 /* Declared only on another platform (wgpu_shim.h: Windows). */
 static const char *const OTHER_PLATFORM[] = {"wgpuShimInstanceGetReadinessEvent"};
+
+/* Whether a loaded library (this one) exports name. */
+static int exported(const char *name) { return dlsym(RTLD_DEFAULT, name) != NULL; }
+#endif
 
 static char *read_file(const char *path) {
   FILE *f = fopen(path, "rb");
@@ -74,7 +91,7 @@ static int check_header(const char *file) {
     }
     if (!name[0] || other_platform(name)) continue;
     found++;
-    if (!dlsym(RTLD_DEFAULT, name)) {
+    if (!exported(name)) {
       printf("FAIL %s: %s is declared but not exported\n", file, name);
       CHECK(0);
     } else if (!wgpuGetProcAddress((WGPUStringView){name, WGPU_STRLEN})) {

@@ -11,52 +11,58 @@ typedef struct {
   WGPUProc fn;
 } Entry;
 
-#define P(f) {#f, (WGPUProc)f}
-
-static const Entry k_entries[] = {
-    P(wgpuCreateInstance), P(wgpuGetInstanceFeatures), P(wgpuGetInstanceLimits), P(wgpuHasInstanceFeature),
-    P(wgpuGetProcAddress),
-    P(wgpuAdapterGetFeatures), P(wgpuAdapterGetInfo), P(wgpuAdapterGetLimits), P(wgpuAdapterHasFeature),
-    P(wgpuAdapterRequestDevice), P(wgpuAdapterAddRef), P(wgpuAdapterRelease), P(wgpuAdapterInfoFreeMembers),
-    P(wgpuBindGroupSetLabel), P(wgpuBindGroupAddRef), P(wgpuBindGroupRelease),
-    P(wgpuBindGroupLayoutSetLabel), P(wgpuBindGroupLayoutAddRef), P(wgpuBindGroupLayoutRelease),
-    P(wgpuBufferDestroy), P(wgpuBufferGetConstMappedRange), P(wgpuBufferGetMappedRange), P(wgpuBufferGetMapState),
-    P(wgpuBufferGetSize), P(wgpuBufferGetUsage), P(wgpuBufferMapAsync), P(wgpuBufferReadMappedRange),
-    P(wgpuBufferSetLabel), P(wgpuBufferUnmap), P(wgpuBufferWriteMappedRange), P(wgpuBufferAddRef),
-    P(wgpuBufferRelease),
-    P(wgpuCommandBufferSetLabel), P(wgpuCommandBufferAddRef), P(wgpuCommandBufferRelease),
-    P(wgpuCommandEncoderBeginComputePass), P(wgpuCommandEncoderClearBuffer),
-    P(wgpuCommandEncoderCopyBufferToBuffer), P(wgpuCommandEncoderFinish), P(wgpuCommandEncoderInsertDebugMarker),
-    P(wgpuCommandEncoderPopDebugGroup), P(wgpuCommandEncoderPushDebugGroup), P(wgpuCommandEncoderSetLabel),
-    P(wgpuCommandEncoderAddRef), P(wgpuCommandEncoderRelease),
-    P(wgpuComputePassEncoderDispatchWorkgroups), P(wgpuComputePassEncoderDispatchWorkgroupsIndirect),
-    P(wgpuComputePassEncoderEnd), P(wgpuComputePassEncoderInsertDebugMarker),
-    P(wgpuComputePassEncoderPopDebugGroup), P(wgpuComputePassEncoderPushDebugGroup),
-    P(wgpuComputePassEncoderSetBindGroup), P(wgpuComputePassEncoderSetImmediates),
-    P(wgpuComputePassEncoderSetLabel), P(wgpuComputePassEncoderSetPipeline), P(wgpuComputePassEncoderAddRef),
-    P(wgpuComputePassEncoderRelease),
-    P(wgpuComputePipelineGetBindGroupLayout), P(wgpuComputePipelineSetLabel), P(wgpuComputePipelineAddRef),
-    P(wgpuComputePipelineRelease),
-    P(wgpuDeviceCreateBindGroup), P(wgpuDeviceCreateBindGroupLayout), P(wgpuDeviceCreateBuffer),
-    P(wgpuDeviceCreateCommandEncoder), P(wgpuDeviceCreateComputePipeline),
-    P(wgpuDeviceCreateComputePipelineAsync), P(wgpuDeviceCreatePipelineLayout), P(wgpuDeviceCreateShaderModule),
-    P(wgpuDeviceDestroy), P(wgpuDeviceGetAdapterInfo), P(wgpuDeviceGetFeatures), P(wgpuDeviceGetLimits),
-    P(wgpuDeviceGetLostFuture), P(wgpuDeviceGetQueue), P(wgpuDeviceHasFeature), P(wgpuDevicePopErrorScope),
-    P(wgpuDevicePushErrorScope), P(wgpuDeviceSetLabel), P(wgpuDeviceAddRef), P(wgpuDeviceRelease),
-    P(wgpuInstanceGetWGSLLanguageFeatures), P(wgpuInstanceHasWGSLLanguageFeature), P(wgpuInstanceProcessEvents),
-    P(wgpuInstanceRequestAdapter), P(wgpuInstanceWaitAny), P(wgpuInstanceAddRef), P(wgpuInstanceRelease),
-    P(wgpuPipelineLayoutSetLabel), P(wgpuPipelineLayoutAddRef), P(wgpuPipelineLayoutRelease),
-    P(wgpuQueueOnSubmittedWorkDone), P(wgpuQueueSetLabel), P(wgpuQueueSubmit), P(wgpuQueueWriteBuffer),
-    P(wgpuQueueAddRef), P(wgpuQueueRelease),
-    P(wgpuShaderModuleGetCompilationInfo), P(wgpuShaderModuleSetLabel), P(wgpuShaderModuleAddRef),
-    P(wgpuShaderModuleRelease),
-    P(wgpuSupportedFeaturesFreeMembers), P(wgpuSupportedInstanceFeaturesFreeMembers),
-    P(wgpuSupportedWGSLLanguageFeaturesFreeMembers),
-};
+/* Every webgpu.h function as P(function), for a macro P. The table is filled
+ * at run time, one assignment each, not by an initializer: on Windows the
+ * functions are the DLL's (dllimport), whose addresses the program reads at
+ * run time, and GCC turns a large initializer into a constant template
+ * holding the addresses of the program's jump stubs instead. */
+#define ENTRIES(P) \
+    P(wgpuCreateInstance), P(wgpuGetInstanceFeatures), P(wgpuGetInstanceLimits), P(wgpuHasInstanceFeature),        \
+    P(wgpuGetProcAddress),                                                                                         \
+    P(wgpuAdapterGetFeatures), P(wgpuAdapterGetInfo), P(wgpuAdapterGetLimits), P(wgpuAdapterHasFeature),           \
+    P(wgpuAdapterRequestDevice), P(wgpuAdapterAddRef), P(wgpuAdapterRelease), P(wgpuAdapterInfoFreeMembers),       \
+    P(wgpuBindGroupSetLabel), P(wgpuBindGroupAddRef), P(wgpuBindGroupRelease),                                     \
+    P(wgpuBindGroupLayoutSetLabel), P(wgpuBindGroupLayoutAddRef), P(wgpuBindGroupLayoutRelease),                   \
+    P(wgpuBufferDestroy), P(wgpuBufferGetConstMappedRange), P(wgpuBufferGetMappedRange), P(wgpuBufferGetMapState), \
+    P(wgpuBufferGetSize), P(wgpuBufferGetUsage), P(wgpuBufferMapAsync), P(wgpuBufferReadMappedRange),              \
+    P(wgpuBufferSetLabel), P(wgpuBufferUnmap), P(wgpuBufferWriteMappedRange), P(wgpuBufferAddRef),                 \
+    P(wgpuBufferRelease),                                                                                          \
+    P(wgpuCommandBufferSetLabel), P(wgpuCommandBufferAddRef), P(wgpuCommandBufferRelease),                         \
+    P(wgpuCommandEncoderBeginComputePass), P(wgpuCommandEncoderClearBuffer),                                       \
+    P(wgpuCommandEncoderCopyBufferToBuffer), P(wgpuCommandEncoderFinish), P(wgpuCommandEncoderInsertDebugMarker),  \
+    P(wgpuCommandEncoderPopDebugGroup), P(wgpuCommandEncoderPushDebugGroup), P(wgpuCommandEncoderSetLabel),        \
+    P(wgpuCommandEncoderAddRef), P(wgpuCommandEncoderRelease),                                                     \
+    P(wgpuComputePassEncoderDispatchWorkgroups), P(wgpuComputePassEncoderDispatchWorkgroupsIndirect),              \
+    P(wgpuComputePassEncoderEnd), P(wgpuComputePassEncoderInsertDebugMarker),                                      \
+    P(wgpuComputePassEncoderPopDebugGroup), P(wgpuComputePassEncoderPushDebugGroup),                               \
+    P(wgpuComputePassEncoderSetBindGroup), P(wgpuComputePassEncoderSetImmediates),                                 \
+    P(wgpuComputePassEncoderSetLabel), P(wgpuComputePassEncoderSetPipeline), P(wgpuComputePassEncoderAddRef),      \
+    P(wgpuComputePassEncoderRelease),                                                                              \
+    P(wgpuComputePipelineGetBindGroupLayout), P(wgpuComputePipelineSetLabel), P(wgpuComputePipelineAddRef),        \
+    P(wgpuComputePipelineRelease),                                                                                 \
+    P(wgpuDeviceCreateBindGroup), P(wgpuDeviceCreateBindGroupLayout), P(wgpuDeviceCreateBuffer),                   \
+    P(wgpuDeviceCreateCommandEncoder), P(wgpuDeviceCreateComputePipeline),                                         \
+    P(wgpuDeviceCreateComputePipelineAsync), P(wgpuDeviceCreatePipelineLayout), P(wgpuDeviceCreateShaderModule),   \
+    P(wgpuDeviceDestroy), P(wgpuDeviceGetAdapterInfo), P(wgpuDeviceGetFeatures), P(wgpuDeviceGetLimits),           \
+    P(wgpuDeviceGetLostFuture), P(wgpuDeviceGetQueue), P(wgpuDeviceHasFeature), P(wgpuDevicePopErrorScope),        \
+    P(wgpuDevicePushErrorScope), P(wgpuDeviceSetLabel), P(wgpuDeviceAddRef), P(wgpuDeviceRelease),                 \
+    P(wgpuInstanceGetWGSLLanguageFeatures), P(wgpuInstanceHasWGSLLanguageFeature), P(wgpuInstanceProcessEvents),   \
+    P(wgpuInstanceRequestAdapter), P(wgpuInstanceWaitAny), P(wgpuInstanceAddRef), P(wgpuInstanceRelease),          \
+    P(wgpuPipelineLayoutSetLabel), P(wgpuPipelineLayoutAddRef), P(wgpuPipelineLayoutRelease),                      \
+    P(wgpuQueueOnSubmittedWorkDone), P(wgpuQueueSetLabel), P(wgpuQueueSubmit), P(wgpuQueueWriteBuffer),            \
+    P(wgpuQueueAddRef), P(wgpuQueueRelease),                                                                       \
+    P(wgpuShaderModuleGetCompilationInfo), P(wgpuShaderModuleSetLabel), P(wgpuShaderModuleAddRef),                 \
+    P(wgpuShaderModuleRelease),                                                                                    \
+    P(wgpuSupportedFeaturesFreeMembers), P(wgpuSupportedInstanceFeaturesFreeMembers),                              \
+    P(wgpuSupportedWGSLLanguageFeaturesFreeMembers)
 
 int main(void) {
   start_watchdog(60);
-  size_t n = sizeof k_entries / sizeof k_entries[0];
+  static Entry k_entries[256];
+  size_t n = 0;
+#define ADD(f) (k_entries[n].name = #f, k_entries[n].fn = (WGPUProc)(f), n++)
+  ENTRIES(ADD);
+#undef ADD
   size_t wrong = 0;
   for (size_t i = 0; i < n; i++) {
     WGPUProc got = wgpuGetProcAddress(sv(k_entries[i].name));

@@ -38,7 +38,9 @@ static void on_rpa(WGPUCreatePipelineAsyncStatus s, WGPURenderPipeline p, WGPUSt
 int main(void) {
   start_watchdog(30);
   signal(SIGSEGV, on_signal);
+#ifdef SIGBUS /* not on Windows */
   signal(SIGBUS, on_signal);
+#endif
   Ctx ctx;
   REQUIRE(ctx_init(&ctx) == 0);
   WGPUShaderModule m = make_wgsl(ctx.device, RU_WGSL);
