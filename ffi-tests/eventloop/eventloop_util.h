@@ -10,7 +10,13 @@
  *     TimedWaitAny plus the extension features asked for (EL_READINESS,
  *     EL_MIXED), and an adapter/device requested with WaitAnyOnly callbacks.
  *     el_add_device: a second device (from a second adapter) on the instance.
- *   - el_readable(fd, seconds): poll(2) on the readiness fd.
+ *   - ElHandle: the readiness handle, el_readiness(instance) (the fd of
+ *     wgpuShimInstanceGetReadinessFd; on Windows the event of
+ *     wgpuShimInstanceGetReadinessEvent), EL_NO_HANDLE without the feature.
+ *     el_readable(h, seconds): poll(2) on the fd (Windows: a wait on the
+ *     event); el_readable2 the same on two handles at once. ElSignal: a
+ *     thread-to-thread signal to wait on beside it (eventfd; Windows: an
+ *     event).
  *   - ElRec: what one callback saw (count, status, thread, order, data check),
  *     with the el_*_cb callbacks and el_<op>(...) issuers.
  *   - el_calibrate: spin-job parameters for a job of a given length.
@@ -25,7 +31,6 @@
 #endif
 
 #include <errno.h>
-#include <poll.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -37,6 +42,15 @@
 
 #include "harness.h"
 #include <webgpu/wgpu_shim.h>
+
+#ifdef _WIN32
+#include <windows.h>
+#else
+#include <poll.h>
+#endif
+#ifdef __linux__
+#include <sys/eventfd.h>
+#endif
 
 /* Longest a single bounded wait may take before it counts as a failure. */
 #define EL_WAIT_S 10.0
@@ -63,29 +77,122 @@ static inline void el_begin(unsigned watchdog_seconds) {
   start_watchdog(watchdog_seconds);
 }
 
-/* poll(2) for readability: 1 readable, 0 not (timed out), -1 error. A
- * negative timeout waits without limit. */
-static inline int el_readable(int fd, double timeout_s) {
-  struct pollfd p;
-  p.fd = fd;
-  p.events = POLLIN;
-  p.revents = 0;
+/* The readiness handle of an instance: what an event loop waits on. */
+#ifdef _WIN32
+typedef HANDLE ElHandle;
+#define EL_NO_HANDLE NULL
+#define EL_READINESS_GETTER "wgpuShimInstanceGetReadinessEvent"
+#define EL_READINESS_FN wgpuShimInstanceGetReadinessEvent
+#else
+typedef int ElHandle;
+#define EL_NO_HANDLE (-1)
+#define EL_READINESS_GETTER "wgpuShimInstanceGetReadinessFd"
+#define EL_READINESS_FN wgpuShimInstanceGetReadinessFd
+#endif
+
+/* The instance's readiness handle (EL_NO_HANDLE without the feature). */
+static inline ElHandle el_readiness(WGPUInstance instance) { return EL_READINESS_FN(instance); }
+
+/* Whether each of two handles is readable (signalled), waiting at most
+ * timeout_s for either (a negative timeout waits without limit): sets
+ * ready[0] and ready[1] and returns how many are, 0 on a timeout, -1 on an
+ * error. poll(2) on fds; on Windows a wait on the events, which must be
+ * manual-reset events (a wait does not consume them, as poll does not). A
+ * second handle of EL_NO_HANDLE is left out. */
+static inline int el_readable2(ElHandle a, ElHandle b, double timeout_s, int ready[2]) {
+  ready[0] = ready[1] = 0;
+#ifdef _WIN32
+  HANDLE h[2] = {a, b};
+  DWORD count = b != EL_NO_HANDLE ? 2 : 1;
+  DWORD ms = timeout_s < 0 ? INFINITE : (DWORD)(timeout_s * 1000.0 + 0.5);
+  DWORD w = WaitForMultipleObjects(count, h, FALSE, ms);
+  if (w == WAIT_TIMEOUT) return 0;
+  if (w >= WAIT_OBJECT_0 + count) {
+    fprintf(stderr, "WaitForMultipleObjects: %#lx (error %lu) on the readiness event\n", (unsigned long)w,
+            (unsigned long)GetLastError());
+    return -1;
+  }
+  /* The first signalled one woke the wait; look at each (no wait). */
+  for (DWORD i = 0; i < count; i++) ready[i] = WaitForSingleObject(h[i], 0) == WAIT_OBJECT_0;
+  ready[w - WAIT_OBJECT_0] = 1;
+  return ready[0] + ready[1];
+#else
+  struct pollfd p[2];
+  nfds_t count = b != EL_NO_HANDLE ? 2 : 1;
+  p[0].fd = a;
+  p[1].fd = b;
+  p[0].events = p[1].events = POLLIN;
+  p[0].revents = p[1].revents = 0;
   int ms = timeout_s < 0 ? -1 : (int)(timeout_s * 1000.0 + 0.5);
   for (;;) {
-    int n = poll(&p, 1, ms);
+    int n = poll(p, count, ms);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
       perror("poll");
       return -1;
     }
     if (n == 0) return 0;
-    if (p.revents & (POLLERR | POLLNVAL)) {
-      fprintf(stderr, "poll: revents %#x on the readiness fd\n", (unsigned)p.revents);
-      return -1;
+    for (nfds_t i = 0; i < count; i++) {
+      if (p[i].revents & (POLLERR | POLLNVAL)) {
+        fprintf(stderr, "poll: revents %#x on the readiness fd\n", (unsigned)p[i].revents);
+        return -1;
+      }
+      ready[i] = (p[i].revents & POLLIN) ? 1 : 0;
     }
-    return (p.revents & POLLIN) ? 1 : 0;
+    return ready[0] + ready[1];
   }
+#endif
 }
+
+/* Readability of one handle: 1 readable, 0 not (timed out), -1 error. A
+ * negative timeout waits without limit. */
+static inline int el_readable(ElHandle h, double timeout_s) {
+  int ready[2];
+  int n = el_readable2(h, EL_NO_HANDLE, timeout_s, ready);
+  return n < 0 ? -1 : ready[0];
+}
+
+#if defined(_WIN32) || defined(__linux__)
+/* A signal from one thread to another that waits for it with el_readable2
+ * beside the readiness handle: raised by el_signal_raise, readable until
+ * el_signal_take, closed by el_signal_close. An eventfd; on Windows a
+ * manual-reset event. */
+typedef ElHandle ElSignal;
+
+static inline ElSignal el_signal_new(void) {
+#ifdef _WIN32
+  return CreateEventA(NULL, TRUE, FALSE, NULL);
+#else
+  return eventfd(0, EFD_CLOEXEC);
+#endif
+}
+
+static inline void el_signal_raise(ElSignal s) {
+#ifdef _WIN32
+  if (!SetEvent(s)) fprintf(stderr, "SetEvent: error %lu\n", (unsigned long)GetLastError());
+#else
+  uint64_t one = 1;
+  if (write(s, &one, sizeof one) != (ssize_t)sizeof one) perror("write signal");
+#endif
+}
+
+static inline void el_signal_take(ElSignal s) {
+#ifdef _WIN32
+  if (!ResetEvent(s)) fprintf(stderr, "ResetEvent: error %lu\n", (unsigned long)GetLastError());
+#else
+  uint64_t v;
+  if (read(s, &v, sizeof v) != (ssize_t)sizeof v) perror("read signal");
+#endif
+}
+
+static inline void el_signal_close(ElSignal s) {
+#ifdef _WIN32
+  CloseHandle(s);
+#else
+  close(s);
+#endif
+}
+#endif
 
 /* ------------------------------------------------------------------------- */
 /* Callback records                                                          */
@@ -250,9 +357,10 @@ static inline void el_check_calls(ElRec *r, int expected, const char *file, int 
   check_callback_calls(r->name, el_calls(r), expected, file, line);
 }
 
-/* CHECK the fd's readability (zero-timeout poll), with a message. */
+/* CHECK the readiness handle's readability (zero-timeout poll), with a
+ * message. */
 #define EL_CHECK_READABLE(fd, expected, what) el_check_readable((fd), (expected), (what), __FILE__, __LINE__)
-static inline void el_check_readable(int fd, int expected, const char *what, const char *file, int line) {
+static inline void el_check_readable(ElHandle fd, int expected, const char *what, const char *file, int line) {
   char buf[256];
   int r = el_readable(fd, 0);
   snprintf(buf, sizeof buf, "readiness fd %s (expected %s): %s", r == 1 ? "readable" : r == 0 ? "unreadable" : "error",

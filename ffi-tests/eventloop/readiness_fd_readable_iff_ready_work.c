@@ -15,7 +15,10 @@
  *     signalled by another thread makes it readable while this thread sleeps
  *     in poll(2);
  *   - once an AllowSpontaneous callback was delivered it is unreadable;
- *   - without the feature GetReadinessFd returns -1. */
+ *   - without the feature GetReadinessFd returns -1.
+ * On Windows the same of the event of wgpuShimInstanceGetReadinessEvent
+ * (signalled for readable, NULL for -1), waited on for poll(2)
+ * (eventloop_util.h). */
 #include "eventloop_util.h"
 
 static ElRec map1, wd1, map2, wd2, probe2, map3, map4a, map4b, pop5, spont6, ue7;
@@ -36,23 +39,23 @@ static void *signal7(void *arg) {
 int main(void) {
   el_begin(90);
 
-  /* Without the feature: -1 (and still -1 on a second call). */
+  /* Without the feature: -1 (Windows: NULL), and again on a second call. */
   WGPUInstance plain = el_create_instance(0);
   REQUIRE(plain != NULL);
-  CHECK_EQ(wgpuShimInstanceGetReadinessFd(plain), (uint64_t)(int64_t)-1);
-  CHECK_EQ(wgpuShimInstanceGetReadinessFd(plain), (uint64_t)(int64_t)-1);
+  CHECK(el_readiness(plain) == EL_NO_HANDLE);
+  CHECK(el_readiness(plain) == EL_NO_HANDLE);
   wgpuInstanceRelease(plain);
 
   /* Reachable through wgpuGetProcAddress, the same function. */
-  WGPUProc proc = wgpuGetProcAddress(sv("wgpuShimInstanceGetReadinessFd"));
+  WGPUProc proc = wgpuGetProcAddress(sv(EL_READINESS_GETTER));
   CHECK(proc != NULL);
-  CHECK(proc == (WGPUProc)wgpuShimInstanceGetReadinessFd);
+  CHECK(proc == (WGPUProc)EL_READINESS_FN);
 
   Ctx ctx;
   REQUIRE(el_ctx_init(&ctx, EL_READINESS) == 0);
-  int fd = wgpuShimInstanceGetReadinessFd(ctx.instance);
-  REQUIRE(fd >= 0);
-  CHECK_EQ(wgpuShimInstanceGetReadinessFd(ctx.instance), fd); /* stable */
+  ElHandle fd = el_readiness(ctx.instance);
+  REQUIRE(fd != EL_NO_HANDLE);
+  CHECK(el_readiness(ctx.instance) == fd); /* stable */
   EL_CHECK_READABLE(fd, 0, "fresh instance with a device, nothing issued");
 
   SpinJob job = el_calibrate(&ctx, 0.3);
@@ -213,7 +216,7 @@ int main(void) {
   EL_CHECK_READABLE(fd, 0, "APE user event delivered");
 
   /* A NULL instance: -1, nothing else happens. */
-  CHECK_EQ(wgpuShimInstanceGetReadinessFd(NULL), (uint64_t)(int64_t)-1);
+  CHECK(el_readiness(NULL) == EL_NO_HANDLE);
 
   wgpuBufferRelease(b1);
   wgpuBufferRelease(b2);

@@ -4,7 +4,8 @@
  * WaitAny, no ProcessEvents while the fd is unreadable), are all delivered,
  * each exactly once, on the polling thread, with the right data in every
  * mapped buffer, work-dones of one queue in call order and every map settled
- * before a later work-done of its device. Then the fd is unreadable. */
+ * before a later work-done of its device. Then the fd is unreadable. (On
+ * Windows the readiness event, waited on: eventloop_util.h.) */
 #include "eventloop_util.h"
 
 #define DEVICES 2
@@ -37,8 +38,8 @@ int main(void) {
   REQUIRE(el_add_device(&dev[0], &dev[1]) == 0);
   CHECK(dev[0].device != dev[1].device);
   WGPUInstance instance = dev[0].instance;
-  int fd = wgpuShimInstanceGetReadinessFd(instance);
-  REQUIRE(fd >= 0);
+  ElHandle fd = el_readiness(instance);
+  REQUIRE(fd != EL_NO_HANDLE);
   EL_CHECK_READABLE(fd, 0, "start");
 
   SpinJob job = el_calibrate(&dev[0], 0.05);

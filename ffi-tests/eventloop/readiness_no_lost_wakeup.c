@@ -18,18 +18,19 @@
  *      thread delivers, and it is not delivering at that moment).
  *   2. End of each round: the producer waits (WaitAny on a WaitAnyOnly probe
  *      work-done issued last) until all its operations are complete, then
- *      tells the main thread on a separate eventfd and waits for it. Now
- *      nothing else completes, so every undelivered callback is ready: the
+ *      tells the main thread on a separate signal (an eventfd; on Windows an
+ *      event) and waits for it. Now nothing else completes, so every
+ *      undelivered callback is ready: the
  *      readiness fd must become readable within 1 s, and be unreadable once
  *      everything is delivered. A lost wakeup in the last race of a round has
  *      no later completion to mask it.
  * Spurious wakeups (poll says readable, ProcessEvents then delivers nothing)
  * are counted: a few are tolerated, more than 10% of the wakeups fail (an fd
  * that stays readable makes the loop spin). Every callback runs exactly once,
- * on the main thread. */
+ * on the main thread. On Windows the fd is the readiness event
+ * (wgpuShimInstanceGetReadinessEvent) and poll() a wait on it
+ * (eventloop_util.h). */
 #include "eventloop_util.h"
-
-#include <sys/eventfd.h>
 
 #define MAX_OPS 40000
 #define RUN_S 2.5
@@ -46,7 +47,7 @@ static atomic_int producer_done;
 static atomic_int acked_round;
 static atomic_int delivered; /* APE callbacks run */
 static atomic_int wrong_thread;
-static int ctl_fd; /* producer -> main: "round complete" */
+static ElSignal ctl_fd; /* producer -> main: "round complete" */
 static int rounds_done;
 static Ctx ctx;
 
@@ -109,14 +110,12 @@ static void *producer(void *arg) {
       fprintf(stderr, "producer: probe wait failed\n");
     }
     round++;
-    uint64_t one = 1;
-    if (write(ctl_fd, &one, sizeof one) != (ssize_t)sizeof one) perror("write ctl");
+    el_signal_raise(ctl_fd);
     double ack_deadline = now_s() + 20.0;
     while (atomic_load(&acked_round) < round && now_s() < ack_deadline) sleep_s(50e-6);
   }
   atomic_store(&producer_done, 1);
-  uint64_t one = 1;
-  if (write(ctl_fd, &one, sizeof one) != (ssize_t)sizeof one) perror("write ctl");
+  el_signal_raise(ctl_fd);
   return NULL;
 }
 
@@ -126,7 +125,7 @@ static int round_violations = 0;
 static int stuck_readable = 0;
 
 /* Check 1 (CPU kinds): flags first, then the fd. */
-static void check_cpu_invariant(int fd, const char *where) {
+static void check_cpu_invariant(ElHandle fd, const char *where) {
   int n = atomic_load(&issued);
   static int flagged[MAX_OPS];
   for (int i = low; i < n; i++) flagged[i] = kind[i] != KIND_WORKDONE && atomic_load(&cpu_complete[i]);
@@ -144,7 +143,7 @@ static void check_cpu_invariant(int fd, const char *where) {
 }
 
 /* Check 2: the round is complete and nothing else runs. */
-static void finish_round(int fd) {
+static void finish_round(ElHandle fd) {
   for (;;) {
     int n = atomic_load(&issued);
     if (atomic_load(&delivered) >= n) break;
@@ -173,11 +172,11 @@ static void finish_round(int fd) {
 int main(void) {
   el_begin(90);
   REQUIRE(el_ctx_init(&ctx, EL_READINESS) == 0);
-  int fd = wgpuShimInstanceGetReadinessFd(ctx.instance);
-  REQUIRE(fd >= 0);
+  ElHandle fd = el_readiness(ctx.instance);
+  REQUIRE(fd != EL_NO_HANDLE);
   EL_CHECK_READABLE(fd, 0, "start");
-  ctl_fd = eventfd(0, EFD_CLOEXEC);
-  REQUIRE(ctl_fd >= 0);
+  ctl_fd = el_signal_new();
+  REQUIRE(ctl_fd != EL_NO_HANDLE);
 
   pthread_t t;
   REQUIRE(pthread_create(&t, NULL, producer, NULL) == 0);
@@ -189,20 +188,10 @@ int main(void) {
       fprintf(stderr, "the run did not end in time\n");
       break;
     }
-    struct pollfd p[2];
-    p[0].fd = fd;
-    p[0].events = POLLIN;
-    p[0].revents = 0;
-    p[1].fd = ctl_fd;
-    p[1].events = POLLIN;
-    p[1].revents = 0;
-    int n = poll(p, 2, 1000);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      perror("poll");
-      break;
-    }
-    if (p[0].revents & POLLIN) {
+    int ready[2];
+    int n = el_readable2(fd, ctl_fd, 1.0, ready);
+    if (n < 0) break;
+    if (ready[0]) {
       wakeups++;
       int before = atomic_load(&delivered);
       wgpuInstanceProcessEvents(ctx.instance);
@@ -212,9 +201,8 @@ int main(void) {
       timeouts++;
       check_cpu_invariant(fd, "after a poll timeout");
     }
-    if (p[1].revents & POLLIN) {
-      uint64_t v;
-      if (read(ctl_fd, &v, sizeof v) != (ssize_t)sizeof v) perror("read ctl");
+    if (ready[1]) {
+      el_signal_take(ctl_fd);
       finish_round(fd);
       if (atomic_load(&producer_done)) {
         finished = 1;
@@ -258,7 +246,7 @@ int main(void) {
   wgpuInstanceProcessEvents(ctx.instance);
   CHECK_EQ(atomic_load(&delivered), n);
   CHECK_EQ(ctx.uncaptured_errors, 0);
-  close(ctl_fd);
+  el_signal_close(ctl_fd);
   ctx_release(&ctx);
   return test_finish();
 }
