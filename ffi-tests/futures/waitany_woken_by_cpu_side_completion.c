@@ -47,24 +47,33 @@ int main(void) {
     pthread_t th;
     REQUIRE(pthread_create(&th, NULL, unmapper, NULL) == 0);
     WGPUBool completed = 0;
+    double t_wait = now_s();
     CHECK_EQ(fu_wait1(ctx.instance, mf, -1, &mp, &completed), WGPUWaitStatus_Success);
     double t_woke = now_s();
     CHECK(completed);
     FU_CHECK_ONCE(&mp);
-    FU_CHECK_STATUS(&mp, WGPUMapAsyncStatus_Aborted);
-    CHECK(atomic_load(&unmap_started));
-    if (atomic_load(&unmap_started)) {
-      fprintf(stderr, "attempt %d: the wait returned %.3f s after the unmap\n", attempt, t_woke - t_unmap);
-      CHECK(t_woke - t_unmap < 0.25);
-    }
-    /* Still running? Then the wait ended because of the unmap. */
-    WGPUBool wd_done = 0;
-    WGPUWaitStatus st = fu_wait1(ctx.instance, wf, 0, &wd, &wd_done);
-    if (st == WGPUWaitStatus_TimedOut) {
-      early_ok = 1;
+    if (!atomic_load(&unmap_started) && mp.status == WGPUMapAsyncStatus_Success) {
+      /* The job, and the map, ended before the other thread even began its
+       * unmap: that thread started late (a loaded machine; thread starts
+       * are slower under Wine), and nothing was tested. */
+      fprintf(stderr, "attempt %d: the map completed %.3f s into the wait, before the other thread's unmap "
+              "began; trying a longer job\n", attempt, t_woke - t_wait);
     } else {
-      fprintf(stderr, "attempt %d: the job had finished when the wait returned (a slow machine, or a wait that "
-              "only ended with the GPU); trying a longer job\n", attempt);
+      FU_CHECK_STATUS(&mp, WGPUMapAsyncStatus_Aborted);
+      CHECK(atomic_load(&unmap_started));
+      if (atomic_load(&unmap_started)) {
+        fprintf(stderr, "attempt %d: the wait returned %.3f s after the unmap\n", attempt, t_woke - t_unmap);
+        CHECK(t_woke - t_unmap < 0.25);
+      }
+      /* Still running? Then the wait ended because of the unmap. */
+      WGPUBool wd_done = 0;
+      WGPUWaitStatus st = fu_wait1(ctx.instance, wf, 0, &wd, &wd_done);
+      if (st == WGPUWaitStatus_TimedOut) {
+        early_ok = 1;
+      } else {
+        fprintf(stderr, "attempt %d: the job had finished when the wait returned (a slow machine, or a wait that "
+                "only ended with the GPU); trying a longer job\n", attempt);
+      }
     }
     pthread_join(th, NULL);
     CHECK_EQ(fu_wait1(ctx.instance, wf, -1, &wd, NULL), WGPUWaitStatus_Success);

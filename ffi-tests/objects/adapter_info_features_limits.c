@@ -28,7 +28,12 @@ int main(void) {
   CHECK(sv_ok(info.device));
   CHECK(sv_ok(info.description));
   CHECK(info.device.length > 0); /* lavapipe: "llvmpipe (LLVM ...)" */
-  CHECK_EQ(info.backendType, WGPUBackendType_Vulkan);
+  /* The backend WGPU_BACKEND asks for (the library honours it), else Vulkan. */
+  const char *backend = getenv("WGPU_BACKEND");
+  WGPUBackendType want_backend = WGPUBackendType_Vulkan;
+  if (backend && strcmp(backend, "dx12") == 0) want_backend = WGPUBackendType_D3D12;
+  if (backend && strcmp(backend, "metal") == 0) want_backend = WGPUBackendType_Metal;
+  CHECK_EQ(info.backendType, want_backend);
   const char *icd = getenv("VK_ICD_FILENAMES");
   if (icd && strstr(icd, "lvp")) {
     CHECK_EQ(info.adapterType, WGPUAdapterType_CPU);

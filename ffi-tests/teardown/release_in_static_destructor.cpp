@@ -12,7 +12,10 @@
  * `later` is a function-local static constructed after the instance: its
  * destructor runs before the barrier, so its calls do their work and
  * deliver their callbacks as anywhere else (td_exit_work), on a thread
- * whose thread-local storage is gone. Nothing aborts. */
+ * whose thread-local storage is gone. Nothing aborts.
+ *
+ * On Windows the barrier runs at the unload of wgpu_shim.dll, after the
+ * program's static destructors: there both work as `later` does. */
 #include "teardown_util.h"
 
 namespace {
@@ -54,7 +57,14 @@ int main() {
   }
   td_warm(&gpu.ctx);
   gpu.ready = true;
+#ifdef _WIN32
+  // On Windows the barrier runs when wgpu_shim.dll is unloaded at process
+  // exit (src/engine/exit.rs), after every static destructor and exit
+  // handler of the program: `first` too sees the library attached.
+  gpu.detached = false;
+#else
   gpu.detached = true;
+#endif
   Gpu &later = later_gpu();
   if (ctx_init(&later.ctx) != 0) {
     CHECK(!"ctx_init (later)");
