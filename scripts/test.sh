@@ -13,6 +13,9 @@
 #               every environment variable the code reads is in README.md's
 #               table (and --self-test: the checks catch each kind of fault)
 #   clippy      cargo clippy --release --all-targets -- -D warnings
+#   macos       cargo clippy --target aarch64-apple-darwin --lib -- -D warnings,
+#               and the same for x86_64-apple-darwin: the macOS code (Metal)
+#               compiles and is clippy-clean; a target rustup lacks is added
 #   msrv        cargo +<rust-version> check --lib --locked, with the toolchain
 #               of Cargo.toml's rust-version (the minimum supported Rust,
 #               installed with rustup --profile minimal when missing) and its
@@ -47,6 +50,11 @@
 #   valgrind    scripts/valgrind.sh: the CI subset of the C tests under memcheck
 #   fuzz        scripts/fuzz.sh 15: each fuzz target for 15 s over the committed
 #               corpus (nightly toolchain, cargo-fuzz)
+#   windows     scripts/windows-tests.sh: the library built for
+#               x86_64-pc-windows-gnu, the C tests cross-built with MinGW-w64
+#               (cmake/mingw-w64-x86_64.cmake) into build/ffi-tests-windows and
+#               run under Wine and Xvfb through CTest, on each Windows backend
+#               (WGPU_BACKEND=vulkan, then dx12), with the counts of each
 #   pgo         scripts/pgo.sh: the profile-guided build that install.sh,
 #               package.sh and wheel.sh --pgo ship (it fails if the profile
 #               does not fit the code), then the C tests of the futures,
@@ -54,9 +62,11 @@
 #               against it; target/release holds that build afterwards
 #               (needs rustup's llvm-tools component, which it adds)
 #
-# The last three need tools that scripts/test.sh does not install (the nightly
-# toolchain, cargo-fuzz, valgrind; .ci/run installs them): without them the
-# step is reported SKIP, with the reason, in the summary.
+# The sanitize, valgrind, fuzz and windows steps need tools that
+# scripts/test.sh does not install (the nightly toolchain, cargo-fuzz,
+# valgrind; MinGW-w64, Wine and rustup's x86_64-pc-windows-gnu target; .ci/run
+# installs them): without them the step is reported SKIP, with the reason, in
+# the summary.
 #
 # Under CI=true (the CI machine, .ci/run; also CI=1 or yes) a step that would
 # be SKIP because a tool or package is missing FAILS instead, naming what to
@@ -373,6 +383,39 @@ step headers "headers under every C and C++ standard, gcc and clang (tools/check
 step clippy "cargo clippy --release --all-targets -- -D warnings" \
   cargo clippy --release --all-targets -- -D warnings
 
+# has_target TRIPLE: the Rust standard library for TRIPLE is installed (with
+# rustup or not).
+has_target() {
+  [ -d "$(rustc --print sysroot 2>/dev/null)/lib/rustlib/$1/lib" ]
+}
+
+# The macOS targets: the library's code for Apple systems (Metal, the
+# CAMetalLayer surfaces) is checked by clippy, which needs no macOS SDK.
+macos_targets=(aarch64-apple-darwin x86_64-apple-darwin)
+
+# shellcheck disable=SC2317 # called through step "$@"
+macos_check() {
+  local target status=0
+  for target in "${macos_targets[@]}"; do
+    if ! has_target "$target"; then
+      run rustup target add "$target" || return 1
+    fi
+    run cargo clippy --target "$target" --lib -- -D warnings || status=1
+  done
+  return "$status"
+}
+
+macos_missing=0
+for target in "${macos_targets[@]}"; do
+  has_target "$target" || macos_missing=1
+done
+if [ "$macos_missing" -eq 0 ] || command -v rustup >/dev/null 2>&1; then
+  step macos "the library for macOS: cargo clippy --target {aarch64,x86_64}-apple-darwin --lib -- -D warnings" \
+    macos_check
+else
+  missing_tool macos "rustup, for the targets ${macos_targets[*]} (https://rustup.rs)"
+fi
+
 msrv="$(rust_version)"
 if [ -z "$msrv" ]; then
   step msrv "Cargo.toml's rust-version" false
@@ -443,6 +486,33 @@ else
 fi
 tool_step fuzz "fuzz targets, 15 s each over the committed corpus (scripts/fuzz.sh 15)" \
   "cargo +nightly fuzz --version" "cargo-fuzz on nightly (cargo install cargo-fuzz)" scripts/fuzz.sh 15
+
+# windows_missing: what the windows step needs that this machine lacks, as
+# what to install (nothing when it has everything).
+windows_missing() {
+  local packages=() what=()
+  command -v x86_64-w64-mingw32-gcc >/dev/null 2>&1 || packages+=(gcc-mingw-w64-x86-64)
+  command -v x86_64-w64-mingw32-g++ >/dev/null 2>&1 || packages+=(g++-mingw-w64-x86-64)
+  if [ ! -x /usr/lib/wine/wine64 ] && ! command -v wine64 >/dev/null 2>&1; then
+    packages+=(wine wine64)
+  fi
+  command -v xvfb-run >/dev/null 2>&1 || packages+=(xvfb)
+  if [ ${#packages[@]} -gt 0 ]; then
+    what+=("Debian packages ${packages[*]} (apt-get install -y ${packages[*]})")
+  fi
+  has_target x86_64-pc-windows-gnu ||
+    what+=("the Rust target x86_64-pc-windows-gnu (rustup target add x86_64-pc-windows-gnu)")
+  local IFS=';'
+  printf '%s' "${what[*]}"
+}
+
+windows_needs="$(windows_missing)"
+if [ -z "$windows_needs" ]; then
+  step windows "C tests on Windows under Wine, Vulkan and DX12 (scripts/windows-tests.sh)" \
+    scripts/windows-tests.sh
+else
+  missing_tool windows "${windows_needs//;/, and }"
+fi
 
 # shellcheck disable=SC2317 # called through step "$@"
 pgo_check() {
