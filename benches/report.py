@@ -603,6 +603,48 @@ class Section:
         return "\n".join(out)
 
 
+def wine_section(d: dict) -> str:
+    """The Windows-under-Wine run of benches/wine.py, with the same machine's Linux figures."""
+    res = d["results"]
+    key = lambda r: (r["scenario"], r["system"] != "linux", r["backend"], r["library"] != SHIM, r.get("strategy") or "")
+    rows_map, rows_cpu, failed = [], [], []
+    for r in sorted(res, key=key):
+        where = [r["system"], r["backend"], r["library"], r.get("strategy") or "–"]
+        if r.get("error"):
+            failed.append(where[:3] + [r["scenario"], r["error"]])
+        elif r["scenario"] == "map_roundtrip":
+            rows_map.append(where + [fmt(r.get("median_us")), fmt(r.get("p99_us")), fmt(r.get("cpu_over_wall"))])
+        elif r["scenario"] == "wait_cpu_cost":
+            rows_cpu.append(where + [fmt(r.get("job_ms"), " ms"), fmt(r.get("cpu_over_wall")),
+                                     fmt(r.get("process_cpu_over_wall"))])
+    adapters = sorted({f"{r['system']} {r['backend']}: {r.get('adapter')}" for r in res if r.get("adapter")})
+    out = [
+        "## Windows under Wine", "",
+        f"- Run by `benches/wine.py` on commit {d.get('git', {}).get('commit', '?')[:10]}"
+        + (" (with uncommitted changes in src/)" if d.get("git", {}).get("src_dirty") else "")
+        + f", {d.get('created')}, "
+        f"{d.get('rounds')} alternating round(s) per configuration (medians); {d.get('wine')}; "
+        f"Vulkan driver lavapipe (`LP_NUM_THREADS=1`).",
+        "- The Windows DLLs (wgpu-shim built with mingw-w64; wgpu-native v29.0.1.1's `wgpu_native-release.dll` from "
+        "the win_amd64 wheel of wgpu 0.32.0) run under Wine in Xvfb; the Linux rows are the same scenarios on the "
+        "same machine, run natively. Wine's D3D12 is itself built on Vulkan, so its figures measure Wine as much as "
+        "the library.",
+        "- Adapters: " + "; ".join(adapters) + ".",
+        "- Under Wine a thread's CPU clock advances in coarse steps, so the CPU/wall of short waits is rough there; "
+        "the long job's figures are not affected.", "",
+        "### Map round trip", "",
+        table(["system", "backend", "library", "strategy", "median µs", "p99 µs", "waiting thread CPU/wall"], rows_map),
+        "", "### CPU while waiting for a long GPU job", "",
+        table(["system", "backend", "library", "strategy", "wait (job) wall", "waiting thread CPU/wall",
+               "process CPU/wall"], rows_cpu), "",
+        "### Not measured", "",
+        (table(["system", "backend", "library", "scenario", "why"], failed) if failed else "Nothing."), "",
+        "- wait_cpu_cost is not run on D3D12: its job is a compute shader, which Wine 8's d3dcompiler cannot "
+        "compile (FXC: \"Not implemented\").", "",
+    ]
+    return "\n".join(out)
+
+
 def fmt_bytes(n):
     if n is None:
         return "–"
@@ -932,8 +974,12 @@ def main() -> int:
     args = ap.parse_args()
     files = [Path(p) for p in args.results] or sorted((ROOT / "benches" / "results").glob("*.json"))
     datas = []
+    wine = None
     for f in files:
         d = json.loads(Path(f).read_text())
+        if d.get("platform") == "windows-wine":
+            wine = d
+            continue
         if d.get("quick") and not args.include_quick and not args.results:
             continue
         datas.append(d)
@@ -967,6 +1013,7 @@ def main() -> int:
         "own in each section, computed from that run, and are discussed in "
         "[Where the remaining gaps come from](#where-the-remaining-gaps-come-from). Results: "
         + ", ".join(f"[{s.label}](#{s.label.lower()})" for s in sections)
+        + (", [Windows under Wine](#windows-under-wine)" if wine else "")
         + ".",
         "",
     ]
@@ -977,6 +1024,8 @@ def main() -> int:
     lines.append(METHOD)
     for s in sections:
         lines.append(s.markdown())
+    if wine:
+        lines.append(wine_section(wine))
     lines.append(GAPS)
     Path(args.out).write_text("\n".join(lines).rstrip() + "\n")
     print(f"report.py: wrote {args.out}" + (f" and {args.chart}" if chart_ok else ""), file=sys.stderr)

@@ -161,6 +161,10 @@ def main() -> int:
         log(f"{WINE} is missing (apt-get install wine wine64)")
         return 2
     started = _dt.datetime.now(_dt.timezone.utc)
+    # The commit the libraries are built from (the build comes first).
+    commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+    dirty = subprocess.run(["git", "status", "--porcelain", "--", "src", "Cargo.toml", "Cargo.lock"], cwd=ROOT,
+                           capture_output=True, text=True).stdout.strip() != ""
     with tempfile.TemporaryDirectory(prefix="wgpu-shim-wine-") as tmp:
         work = Path(tmp)
         build_windows(work)
@@ -185,9 +189,8 @@ def main() -> int:
                 log(f"round {rnd + 1}: {system} {backend} {lib}")
                 rows += bench(cmd, dict(base, PWD=str(work)), system, backend, lib, scen)
         wine_version = subprocess.run([WINE, "--version"], capture_output=True, text=True).stdout.strip()
-    commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
     data = {"label": "wine", "platform": "windows-wine", "created": started.isoformat(timespec="seconds"),
-            "git": {"commit": commit}, "wine": wine_version, "rounds": args.rounds,
+            "git": {"commit": commit, "src_dirty": dirty}, "wine": wine_version, "rounds": args.rounds,
             "env": {"VK_ICD_FILENAMES": LVP, "LP_NUM_THREADS": "1"}, "results": merge(rows)}
     Path(args.out).write_text(json.dumps(data, indent=1) + "\n")
     log(f"wrote {args.out}")
