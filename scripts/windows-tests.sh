@@ -113,6 +113,25 @@ fi
 # holds the ten seconds or so that takes.
 run xvfb-run -a scripts/wine-run.sh --prefix "$prefix" --init || exit 1
 
+# Tests that fail on D3D12 under Wine 8 for what Wine (or wgpu's HLSL
+# backend) cannot do, each with the error it gives. Most tests that compile a
+# shader there are reported SKIP by CTest itself (the harness prints the
+# uncaptured error, whose text names Wine's FXC: CMakeLists.txt,
+# wgpu_shim_wine_limits); these receive the error in a callback of their own.
+# wgpu-native v29.0.1.1's DLL gets no D3D12 device under Wine at all (it
+# does not read WGPU_VALIDATION_INDIRECT_CALL). On Vulkan every test runs.
+dx12_wine_known=(
+  "compat.wgpu_native_program_runs_unchanged: one more uncaptured error than expected (FXC D3DCompile: Not implemented)"
+  "errors.compute_pipeline_async: the async pipelines' status InternalError (FXC D3DCompile: Not implemented)"
+  "futures.every_callback_fires_exactly_once: CreateComputePipelineAsync's status InternalError (FXC)"
+  "futures.spontaneous_cpu_ops_fire_inline: CreateComputePipelineAsync's status InternalError (FXC)"
+  "render.pipeline_async: the async pipelines' status InternalError (FXC D3DCompile: Not implemented)"
+  "native.immediates_reach_compute_shader: naga's HLSL backend: push-constant 'k' has non-struct type (wgpu issue 5683; real D3D12 too)"
+  "textures.buffer_texture_texture_roundtrip: 37 bytes outside the copied region are not zero after the texture-to-texture copy (Wine's D3D12 on Vulkan; not seen on Vulkan)"
+)
+dx12_wine_exclude="$(printf '%s\n' "${dx12_wine_known[@]}" | sed 's/:.*//' | paste -sd'|')"
+dx12_wine_exclude="^(${dx12_wine_exclude//./\\.})\$"
+
 status=0
 summary=()
 for backend in "${backends[@]}"; do
@@ -122,8 +141,21 @@ for backend in "${backends[@]}"; do
   rc=0
   # One X display for the whole run; Wine's processes of the run are ended
   # afterwards, so that the next run starts on its own display.
-  run env WGPU_BACKEND="$backend" xvfb-run -a ctest --test-dir "$build_dir" --output-on-failure \
-    --no-tests=error -j2 "${ctest_args[@]}" 2>&1 | tee "$log" || rc=$?
+  # Under Wine, a D3D12 device is only made without wgpu-core's indirect-call
+  # validation: it compiles a compute shader at device creation, which Wine
+  # 8's FXC refuses ("Not implemented"). The tests that need no shader then
+  # run; those that compile one are reported SKIP (CMakeLists.txt,
+  # wgpu_shim_wine_limits).
+  backend_env=(WGPU_BACKEND="$backend")
+  exclude=()
+  if [ "$backend" = dx12 ]; then
+    backend_env+=(WGPU_VALIDATION_INDIRECT_CALL=0)
+    exclude=(-E "$dx12_wine_exclude")
+    printf 'not run on D3D12 under Wine (%s):\n' "what each gives instead"
+    printf '  %s\n' "${dx12_wine_known[@]}"
+  fi
+  run env "${backend_env[@]}" xvfb-run -a ctest --test-dir "$build_dir" --output-on-failure \
+    --no-tests=error -j2 "${exclude[@]}" "${ctest_args[@]}" 2>&1 | tee "$log" || rc=$?
   scripts/wine-run.sh --prefix "$prefix" --kill
   [ "$rc" -eq 0 ] || status=1
   # CTest's summary line and its list of the tests that did not run.

@@ -101,6 +101,9 @@ void ctx_on_uncaptured(WGPUDevice const *device, WGPUErrorType type, WGPUStringV
   size_t n = len < sizeof ctx->last_error - 1 ? len : sizeof ctx->last_error - 1;
   if (message.data && n) memcpy(ctx->last_error, message.data, n);
   ctx->last_error[n] = 0;
+  /* Shown, so that a failed check has its cause beside it (and CTest can
+   * tell a platform's known limits by their text: ffi-tests/CMakeLists.txt). */
+  fprintf(stderr, "uncaptured error (type %d): %s\n", (int)type, ctx->last_error);
 }
 
 void ctx_on_lost(WGPUDevice const *device, WGPUDeviceLostReason reason, WGPUStringView message, void *u1,
