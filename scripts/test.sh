@@ -54,7 +54,11 @@
 #               x86_64-pc-windows-gnu, the C tests cross-built with MinGW-w64
 #               (cmake/mingw-w64-x86_64.cmake) into build/ffi-tests-windows and
 #               run under Wine and Xvfb through CTest, on each Windows backend
-#               (WGPU_BACKEND=vulkan, then dx12), with the counts of each
+#               (WGPU_BACKEND=vulkan, then dx12), with the counts of each;
+#               then the Windows archive (scripts/package.sh --target
+#               x86_64-pc-windows-gnu) and packaging/consumer/run-windows.sh:
+#               programs built against it with MinGW (and lld-link for the
+#               MSVC import library) run under Wine
 #   pgo         scripts/pgo.sh: the profile-guided build that install.sh,
 #               package.sh and wheel.sh --pgo ship (it fails if the profile
 #               does not fit the code), then the C tests of the futures,
@@ -506,10 +510,21 @@ windows_missing() {
   printf '%s' "${what[*]}"
 }
 
+# shellcheck disable=SC2317 # called through step "$@"
+windows_check() {
+  run scripts/windows-tests.sh || return 1
+  # The Windows archive, and programs built against it the way a user of
+  # the archive builds them, run under Wine (packaging/consumer/run-windows.sh).
+  run scripts/package.sh --target x86_64-pc-windows-gnu --no-build --out "$pkg_tmp/dist-windows" || return 1
+  local zip
+  zip="$(ls "$pkg_tmp"/dist-windows/wgpu-shim-*-windows-x86_64.zip)" || return 1
+  run packaging/consumer/run-windows.sh "$zip"
+}
+
 windows_needs="$(windows_missing)"
 if [ -z "$windows_needs" ]; then
-  step windows "C tests on Windows under Wine, Vulkan and DX12 (scripts/windows-tests.sh)" \
-    scripts/windows-tests.sh
+  step windows "Windows under Wine: the C tests on Vulkan and DX12 (scripts/windows-tests.sh), the archive and its consumers" \
+    windows_check
 else
   missing_tool windows "${windows_needs//;/, and }"
 fi
