@@ -624,7 +624,11 @@ def wine_section(d: dict) -> str:
         + (" (with uncommitted changes in src/)" if d.get("git", {}).get("src_dirty") else "")
         + f", {d.get('created')}, "
         f"{d.get('rounds')} alternating round(s) per configuration (medians); {d.get('wine')}; "
-        f"Vulkan driver lavapipe (`LP_NUM_THREADS=1`).",
+        f"Vulkan driver lavapipe (`LP_NUM_THREADS=1`)"
+        + (f"; every bench process on CPU(s) {d['env']['cpus']} (`taskset`)" if d.get("env", {}).get("cpus")
+           else "; bench processes not pinned (they share the machine's CPUs), so compare rows of this section "
+                "with each other, not with the sections above, which pin every process to one CPU")
+        + ". wgpu-shim is the plain release build (not profile-guided), on Windows and on Linux.",
         "- The Windows DLLs (wgpu-shim built with mingw-w64; wgpu-native v29.0.1.1's `wgpu_native-release.dll` from "
         "the win_amd64 wheel of wgpu 0.32.0) run under Wine in Xvfb; the Linux rows are the same scenarios on the "
         "same machine, run natively. Wine's D3D12 is itself built on Vulkan, so its figures measure Wine as much as "

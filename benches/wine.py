@@ -152,6 +152,8 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rounds", type=int, default=3, help="bench processes per configuration, alternating")
     ap.add_argument("--out", default=str(ROOT / "benches/results/wine.json"))
+    ap.add_argument("--cpus", default="1",
+                    help="taskset CPU list for every bench process, as run.py's lavapipe runs use ('' for none)")
     args = ap.parse_args()
     for tool in ("x86_64-w64-mingw32-gcc", "xvfb-run"):
         if not shutil.which(tool):
@@ -174,7 +176,8 @@ def main() -> int:
                      "WINEPREFIX": str(work / "prefix"), "WGPU_VALIDATION_INDIRECT_CALL": "0"})
         # One Xvfb for every Wine process (xvfb-run around this script's own runs).
         rows: list[dict] = []
-        wine_cmd = ["xvfb-run", "-a", WINE, str(work / "bench.exe")]
+        pin = ["taskset", "-c", args.cpus] if args.cpus and shutil.which("taskset") else []
+        wine_cmd = pin + ["xvfb-run", "-a", WINE, str(work / "bench.exe")]
         configs = []
         for backend in ("vulkan", "d3d12"):
             scen = SCENARIOS if backend == "vulkan" else "map_roundtrip"
@@ -182,7 +185,7 @@ def main() -> int:
                 configs.append(("windows (Wine 8)", backend, lib,
                                 wine_cmd + ["--lib", str(work / dll), "--backend", backend], scen))
         for lib, so in (("wgpu-shim", shim_so), ("wgpu-native", native_so)):
-            configs.append(("linux", "vulkan", lib, [str(linux_exe), "--lib", str(so), "--backend", "vulkan"],
+            configs.append(("linux", "vulkan", lib, pin + [str(linux_exe), "--lib", str(so), "--backend", "vulkan"],
                             SCENARIOS))
         for rnd in range(args.rounds):
             for system, backend, lib, cmd, scen in configs:
@@ -191,7 +194,8 @@ def main() -> int:
         wine_version = subprocess.run([WINE, "--version"], capture_output=True, text=True).stdout.strip()
     data = {"label": "wine", "platform": "windows-wine", "created": started.isoformat(timespec="seconds"),
             "git": {"commit": commit, "src_dirty": dirty}, "wine": wine_version, "rounds": args.rounds,
-            "env": {"VK_ICD_FILENAMES": LVP, "LP_NUM_THREADS": "1"}, "results": merge(rows)}
+            "env": {"VK_ICD_FILENAMES": LVP, "LP_NUM_THREADS": "1", "cpus": args.cpus if pin else ""},
+            "results": merge(rows)}
     Path(args.out).write_text(json.dumps(data, indent=1) + "\n")
     log(f"wrote {args.out}")
     return 0
