@@ -50,7 +50,8 @@
 #   valgrind    scripts/valgrind.sh: the CI subset of the C tests under memcheck
 #   fuzz        scripts/fuzz.sh 15: each fuzz target for 15 s over the committed
 #               corpus (nightly toolchain, cargo-fuzz)
-#   windows     scripts/windows-tests.sh: the library built for
+#   windows     cargo clippy for x86_64-pc-windows-gnu (-D warnings), then
+#               scripts/windows-tests.sh: the library built for
 #               x86_64-pc-windows-gnu, the C tests cross-built with MinGW-w64
 #               (cmake/mingw-w64-x86_64.cmake) into build/ffi-tests-windows and
 #               run under Wine and Xvfb through CTest, on each Windows backend
@@ -512,6 +513,7 @@ windows_missing() {
 
 # shellcheck disable=SC2317 # called through step "$@"
 windows_check() {
+  run cargo clippy --target x86_64-pc-windows-gnu --lib -- -D warnings || return 1
   run scripts/windows-tests.sh || return 1
   # The Windows archive, and programs built against it the way a user of
   # the archive builds them, run under Wine (packaging/consumer/run-windows.sh).
