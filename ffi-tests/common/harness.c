@@ -299,6 +299,50 @@ void submit_encoder(Ctx *ctx, WGPUCommandEncoder enc) {
 
 void submit_empty(Ctx *ctx) { submit_encoder(ctx, wgpuDeviceCreateCommandEncoder(ctx->device, NULL)); }
 
+void clear_texture(Ctx *ctx, WGPUTexture texture, WGPUColor color) {
+  WGPUTextureView view = wgpuTextureCreateView(texture, NULL);
+  WGPUCommandEncoder encoder = wgpuDeviceCreateCommandEncoder(ctx->device, NULL);
+  WGPURenderPassColorAttachment attachment = WGPU_RENDER_PASS_COLOR_ATTACHMENT_INIT;
+  attachment.view = view;
+  attachment.loadOp = WGPULoadOp_Clear;
+  attachment.storeOp = WGPUStoreOp_Store;
+  attachment.clearValue = color;
+  WGPURenderPassDescriptor pass_desc = WGPU_RENDER_PASS_DESCRIPTOR_INIT;
+  pass_desc.colorAttachmentCount = 1;
+  pass_desc.colorAttachments = &attachment;
+  WGPURenderPassEncoder pass = wgpuCommandEncoderBeginRenderPass(encoder, &pass_desc);
+  wgpuRenderPassEncoderEnd(pass);
+  wgpuRenderPassEncoderRelease(pass);
+  submit_encoder(ctx, encoder);
+  wgpuTextureViewRelease(view);
+}
+
+int read_texel_00(Ctx *ctx, WGPUTexture texture, uint8_t out[4]) {
+  WGPUBuffer buffer = make_buffer(ctx->device, 256, WGPUBufferUsage_CopyDst | WGPUBufferUsage_MapRead, 0);
+  WGPUCommandEncoder encoder = wgpuDeviceCreateCommandEncoder(ctx->device, NULL);
+  WGPUTexelCopyTextureInfo src = WGPU_TEXEL_COPY_TEXTURE_INFO_INIT;
+  src.texture = texture;
+  WGPUTexelCopyBufferInfo dst = WGPU_TEXEL_COPY_BUFFER_INFO_INIT;
+  dst.buffer = buffer;
+  dst.layout.bytesPerRow = 256;
+  dst.layout.rowsPerImage = 1;
+  WGPUExtent3D size = {1, 1, 1};
+  wgpuCommandEncoderCopyTextureToBuffer(encoder, &src, &dst, &size);
+  submit_encoder(ctx, encoder);
+  int ok = 0;
+  WGPUBufferMapCallbackInfo cb = WGPU_BUFFER_MAP_CALLBACK_INFO_INIT;
+  cb.mode = WGPUCallbackMode_WaitAnyOnly;
+  WGPUFuture f = wgpuBufferMapAsync(buffer, WGPUMapMode_Read, 0, 256, cb);
+  if (wait_one(ctx->instance, f) == WGPUWaitStatus_Success &&
+      wgpuBufferGetMapState(buffer) == WGPUBufferMapState_Mapped) {
+    memcpy(out, wgpuBufferGetConstMappedRange(buffer, 0, 4), 4);
+    wgpuBufferUnmap(buffer);
+    ok = 1;
+  }
+  wgpuBufferRelease(buffer);
+  return ok;
+}
+
 const char *const HARNESS_SPIN_WGSL =
     "struct P { iterations: u32 }\n"
     "@group(0) @binding(0) var<storage, read_write> out: array<u32>;\n"

@@ -143,6 +143,12 @@ void check_callback_calls(const char *name, int calls, int expected, const char 
 void submit_encoder(Ctx *ctx, WGPUCommandEncoder enc);
 /* Submits an empty command buffer. */
 void submit_empty(Ctx *ctx);
+/* Clears `texture` (a render attachment) to `color` in a render pass and
+ * submits it. */
+void clear_texture(Ctx *ctx, WGPUTexture texture, WGPUColor color);
+/* Copies texel (0, 0) of `texture` (CopySrc) into a mappable buffer and
+ * returns its first four bytes in the texture's format order; 1 when read. */
+int read_texel_00(Ctx *ctx, WGPUTexture texture, uint8_t out[4]);
 
 /* A compute shader that spins for about `iterations` steps per invocation,
  * writing into a storage buffer at binding 0: for making long GPU jobs. */

@@ -23,7 +23,7 @@ int main(void) {
   wgpuSurfaceGetCurrentTexture(surface, &st);
   CHECK(su_success(st.status));
   REQUIRE(st.texture != NULL);
-  su_clear(&ctx, st.texture, (WGPUColor){1, 0, 0, 1});
+  clear_texture(&ctx, st.texture, (WGPUColor){1, 0, 0, 1});
   wgpuDeviceDestroy(ctx.device);
   CHECK_EQ(wgpuSurfacePresent(surface), WGPUStatus_Success);
   /* The texture still answers its getters. */
@@ -38,7 +38,7 @@ int main(void) {
     if (lost.texture) {
       CHECK_EQ(wgpuTextureGetWidth(lost.texture), 160);
       CHECK_EQ(wgpuTextureGetHeight(lost.texture), 120);
-      su_clear(&ctx, lost.texture, (WGPUColor){0, 1, 0, 1});
+      clear_texture(&ctx, lost.texture, (WGPUColor){0, 1, 0, 1});
       wgpuTextureRelease(lost.texture);
     }
     CHECK_EQ(wgpuSurfacePresent(surface), WGPUStatus_Success);

@@ -27,7 +27,7 @@ int main(void) {
   WGPUTexture t = frame(surface, &status);
   REQUIRE(t != NULL);
   CHECK_EQ(wgpuTextureGetWidth(t), 320);
-  su_clear(&ctx, t, (WGPUColor){0, 0, 1, 1});
+  clear_texture(&ctx, t, (WGPUColor){0, 0, 1, 1});
   CHECK_EQ(wgpuSurfacePresent(surface), WGPUStatus_Success);
   wgpuTextureRelease(t);
 
@@ -44,7 +44,7 @@ int main(void) {
       REQUIRE(t != NULL);
       CHECK_EQ(wgpuTextureGetWidth(t), sizes[i][0]);
       CHECK_EQ(wgpuTextureGetHeight(t), sizes[i][1]);
-      su_clear(&ctx, t, (WGPUColor){0, 1, 0, 1});
+      clear_texture(&ctx, t, (WGPUColor){0, 1, 0, 1});
       CHECK_EQ(wgpuSurfacePresent(surface), WGPUStatus_Success);
       wgpuTextureRelease(t);
     }
@@ -61,14 +61,14 @@ int main(void) {
   wgpuSurfaceConfigure(surface, &config);
   CHECK_EQ(ctx.uncaptured_errors, 0);
   CHECK_EQ(wgpuSurfacePresent(surface), WGPUStatus_Error);
-  su_clear(&ctx, t, (WGPUColor){1, 0, 0, 1});
+  clear_texture(&ctx, t, (WGPUColor){1, 0, 0, 1});
   CHECK(ctx.uncaptured_errors > 0);
   ctx.uncaptured_errors = 0;
   wgpuTextureRelease(t);
   t = frame(surface, &status);
   REQUIRE(t != NULL);
   CHECK_EQ(wgpuTextureGetWidth(t), 100);
-  su_clear(&ctx, t, (WGPUColor){1, 1, 1, 1});
+  clear_texture(&ctx, t, (WGPUColor){1, 1, 1, 1});
   CHECK_EQ(wgpuSurfacePresent(surface), WGPUStatus_Success);
   wgpuTextureRelease(t);
   CHECK_EQ(ctx.uncaptured_errors, 0);
@@ -87,7 +87,7 @@ int main(void) {
     Ctx view = ctx;
     view.device = device2;
     view.queue = queue2;
-    su_clear(&view, t, (WGPUColor){0, 0, 0, 1});
+    clear_texture(&view, t, (WGPUColor){0, 0, 0, 1});
     CHECK_EQ(wgpuSurfacePresent(surface), WGPUStatus_Success);
     wgpuTextureRelease(t);
   }
@@ -98,7 +98,7 @@ int main(void) {
   t = frame(surface, &status);
   CHECK(su_success(status));
   if (t) {
-    su_clear(&ctx, t, (WGPUColor){1, 0, 1, 1});
+    clear_texture(&ctx, t, (WGPUColor){1, 0, 1, 1});
     CHECK_EQ(wgpuSurfacePresent(surface), WGPUStatus_Success);
     wgpuTextureRelease(t);
   }

@@ -105,25 +105,6 @@ static inline WGPUSurfaceConfiguration su_config(WGPUDevice device, WGPUTextureF
   return config;
 }
 
-/* Records a render pass that clears `texture` to `color`, and submits it. */
-static inline void su_clear(Ctx *ctx, WGPUTexture texture, WGPUColor color) {
-  WGPUTextureView view = wgpuTextureCreateView(texture, NULL);
-  WGPUCommandEncoder encoder = wgpuDeviceCreateCommandEncoder(ctx->device, NULL);
-  WGPURenderPassColorAttachment attachment = WGPU_RENDER_PASS_COLOR_ATTACHMENT_INIT;
-  attachment.view = view;
-  attachment.loadOp = WGPULoadOp_Clear;
-  attachment.storeOp = WGPUStoreOp_Store;
-  attachment.clearValue = color;
-  WGPURenderPassDescriptor pass_desc = WGPU_RENDER_PASS_DESCRIPTOR_INIT;
-  pass_desc.colorAttachmentCount = 1;
-  pass_desc.colorAttachments = &attachment;
-  WGPURenderPassEncoder pass = wgpuCommandEncoderBeginRenderPass(encoder, &pass_desc);
-  wgpuRenderPassEncoderEnd(pass);
-  wgpuRenderPassEncoderRelease(pass);
-  submit_encoder(ctx, encoder);
-  wgpuTextureViewRelease(view);
-}
-
 /* Whether a status comes with a texture. */
 static inline int su_success(WGPUSurfaceGetCurrentTextureStatus status) {
   return status == WGPUSurfaceGetCurrentTextureStatus_SuccessOptimal ||

@@ -41,7 +41,7 @@ int main(void) {
     CHECK_EQ(wgpuTextureGetWidth(st.texture), 256);
     CHECK_EQ(wgpuTextureGetHeight(st.texture), 128);
     WGPUColor color = {0.25 * i, 0.5, 1.0, 1.0};
-    su_clear(&ctx, st.texture, color);
+    clear_texture(&ctx, st.texture, color);
     CHECK_EQ(wgpuSurfacePresent(surface), WGPUStatus_Success);
     wgpuTextureRelease(st.texture);
   }

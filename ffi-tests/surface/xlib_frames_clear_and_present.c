@@ -4,37 +4,6 @@
  * in the window, for several frames; Present without a frame is an error. */
 #include "surface_util.h"
 
-/* Copies the frame's pixel (0, 0) into a mappable buffer and returns it as
- * bytes in the texture's format order. */
-static int read_frame_pixel(Ctx *ctx, WGPUTexture texture, uint8_t out[4]) {
-  WGPUBuffer buffer = make_buffer(ctx->device, 256, WGPUBufferUsage_CopyDst | WGPUBufferUsage_MapRead, 0);
-  WGPUCommandEncoder encoder = wgpuDeviceCreateCommandEncoder(ctx->device, NULL);
-  WGPUTexelCopyTextureInfo src = WGPU_TEXEL_COPY_TEXTURE_INFO_INIT;
-  src.texture = texture;
-  WGPUTexelCopyBufferInfo dst = WGPU_TEXEL_COPY_BUFFER_INFO_INIT;
-  dst.buffer = buffer;
-  dst.layout.bytesPerRow = 256;
-  dst.layout.rowsPerImage = 1;
-  WGPUExtent3D size = {1, 1, 1};
-  wgpuCommandEncoderCopyTextureToBuffer(encoder, &src, &dst, &size);
-  WGPUCommandBuffer commands = wgpuCommandEncoderFinish(encoder, NULL);
-  wgpuQueueSubmit(ctx->queue, 1, &commands);
-  wgpuCommandBufferRelease(commands);
-  wgpuCommandEncoderRelease(encoder);
-  int ok = 0;
-  WGPUBufferMapCallbackInfo cb = WGPU_BUFFER_MAP_CALLBACK_INFO_INIT;
-  cb.mode = WGPUCallbackMode_WaitAnyOnly;
-  WGPUFuture f = wgpuBufferMapAsync(buffer, WGPUMapMode_Read, 0, 256, cb);
-  if (wait_one(ctx->instance, f) == WGPUWaitStatus_Success &&
-      wgpuBufferGetMapState(buffer) == WGPUBufferMapState_Mapped) {
-    memcpy(out, wgpuBufferGetConstMappedRange(buffer, 0, 4), 4);
-    wgpuBufferUnmap(buffer);
-    ok = 1;
-  }
-  wgpuBufferRelease(buffer);
-  return ok;
-}
-
 int main(void) {
   XWin w;
   int skip = xwin_open(&w, 320, 240);
@@ -102,10 +71,10 @@ int main(void) {
     CHECK_EQ(again.status, WGPUSurfaceGetCurrentTextureStatus_Error);
     CHECK(again.texture == NULL);
 
-    su_clear(&ctx, st.texture, colors[i]);
+    clear_texture(&ctx, st.texture, colors[i]);
     if (can_copy && is_8bit) {
       uint8_t px[4] = {0};
-      CHECK(read_frame_pixel(&ctx, st.texture, px));
+      CHECK(read_texel_00(&ctx, st.texture, px));
       uint8_t r = is_bgra ? px[2] : px[0], g = px[1], b = is_bgra ? px[0] : px[2];
       unsigned long rgb = ((unsigned long)r << 16) | ((unsigned long)g << 8) | b;
       CHECK_EQ(rgb, expected_rgb[i]);
@@ -114,7 +83,7 @@ int main(void) {
     /* The presented texture is destroyed: using it is a validation error. */
     if (i == 0) {
       int before = ctx.uncaptured_errors;
-      su_clear(&ctx, st.texture, colors[i]);
+      clear_texture(&ctx, st.texture, colors[i]);
       CHECK(ctx.uncaptured_errors > before);
       ctx.uncaptured_errors = 0;
     }

@@ -8,53 +8,6 @@
 
 #include "harness.h"
 
-/* Clears `texture` to `color` in a render pass and submits it. */
-static void clear_frame(Ctx *ctx, WGPUTexture texture, WGPUColor color) {
-  WGPUTextureView view = wgpuTextureCreateView(texture, NULL);
-  WGPUCommandEncoder encoder = wgpuDeviceCreateCommandEncoder(ctx->device, NULL);
-  WGPURenderPassColorAttachment attachment = WGPU_RENDER_PASS_COLOR_ATTACHMENT_INIT;
-  attachment.view = view;
-  attachment.loadOp = WGPULoadOp_Clear;
-  attachment.storeOp = WGPUStoreOp_Store;
-  attachment.clearValue = color;
-  WGPURenderPassDescriptor pass_desc = WGPU_RENDER_PASS_DESCRIPTOR_INIT;
-  pass_desc.colorAttachmentCount = 1;
-  pass_desc.colorAttachments = &attachment;
-  WGPURenderPassEncoder pass = wgpuCommandEncoderBeginRenderPass(encoder, &pass_desc);
-  wgpuRenderPassEncoderEnd(pass);
-  wgpuRenderPassEncoderRelease(pass);
-  submit_encoder(ctx, encoder);
-  wgpuTextureViewRelease(view);
-}
-
-/* Copies the frame's pixel (0, 0) into a mappable buffer and returns its
- * four bytes in the texture's format order. */
-static int read_frame_pixel(Ctx *ctx, WGPUTexture texture, uint8_t out[4]) {
-  WGPUBuffer buffer = make_buffer(ctx->device, 256, WGPUBufferUsage_CopyDst | WGPUBufferUsage_MapRead, 0);
-  WGPUCommandEncoder encoder = wgpuDeviceCreateCommandEncoder(ctx->device, NULL);
-  WGPUTexelCopyTextureInfo src = WGPU_TEXEL_COPY_TEXTURE_INFO_INIT;
-  src.texture = texture;
-  WGPUTexelCopyBufferInfo dst = WGPU_TEXEL_COPY_BUFFER_INFO_INIT;
-  dst.buffer = buffer;
-  dst.layout.bytesPerRow = 256;
-  dst.layout.rowsPerImage = 1;
-  WGPUExtent3D size = {1, 1, 1};
-  wgpuCommandEncoderCopyTextureToBuffer(encoder, &src, &dst, &size);
-  submit_encoder(ctx, encoder);
-  int ok = 0;
-  WGPUBufferMapCallbackInfo cb = WGPU_BUFFER_MAP_CALLBACK_INFO_INIT;
-  cb.mode = WGPUCallbackMode_WaitAnyOnly;
-  WGPUFuture f = wgpuBufferMapAsync(buffer, WGPUMapMode_Read, 0, 256, cb);
-  if (wait_one(ctx->instance, f) == WGPUWaitStatus_Success &&
-      wgpuBufferGetMapState(buffer) == WGPUBufferMapState_Mapped) {
-    memcpy(out, wgpuBufferGetConstMappedRange(buffer, 0, 4), 4);
-    wgpuBufferUnmap(buffer);
-    ok = 1;
-  }
-  wgpuBufferRelease(buffer);
-  return ok;
-}
-
 /* A plain top-level window of `width` x `height` client pixels. */
 static HWND open_window(HINSTANCE hinstance, int width, int height) {
   WNDCLASSA wc;
@@ -131,10 +84,10 @@ int main(void) {
     CHECK_EQ(wgpuTextureGetWidth(st.texture), 320);
     CHECK_EQ(wgpuTextureGetHeight(st.texture), 240);
     CHECK_EQ(wgpuTextureGetFormat(st.texture), format);
-    clear_frame(&ctx, st.texture, colors[i]);
+    clear_texture(&ctx, st.texture, colors[i]);
     if (can_copy && is_8bit) {
       uint8_t px[4] = {0};
-      CHECK(read_frame_pixel(&ctx, st.texture, px));
+      CHECK(read_texel_00(&ctx, st.texture, px));
       uint8_t r = is_bgra ? px[2] : px[0], g = px[1], b = is_bgra ? px[0] : px[2];
       unsigned long rgb = ((unsigned long)r << 16) | ((unsigned long)g << 8) | b;
       CHECK_EQ(rgb, expected_rgb[i]);
