@@ -2,7 +2,13 @@
 # Runs every test of wgpu-shim, each step under its own header, and prints a
 # summary with timings. Exits non-zero if any step fails.
 #
-#   scripts/test.sh [--fail-fast]
+#   scripts/test.sh [--quick] [--fail-fast]
+#
+#   --quick      the loop for a change: fmt, the generator and docs checks,
+#                clippy, build, unit and C tests on lavapipe, the demo
+#                (docs/TESTING.md); every other step is left out, and the
+#                summary says how many
+#   --fail-fast  stop at the first step that fails
 #
 # Steps:
 #   fmt         cargo fmt --check
@@ -91,9 +97,11 @@ set -uo pipefail
 cd "$WGPU_SHIM_ROOT" || exit 1
 
 fail_fast=0
+quick=0
 for arg in "$@"; do
   case "$arg" in
     --fail-fast) fail_fast=1 ;;
+    --quick) quick=1 ;;
     -h | --help)
       sed -n '2,/^set -uo/{/^set -uo/d;s/^# \{0,1\}//;p}' "${BASH_SOURCE[0]}"
       exit 0
@@ -120,6 +128,9 @@ print_summary() {
   for line in "${summary[@]}"; do
     printf '  %s\n' "$line"
   done
+  if [ "${#left_out[@]}" -gt 0 ]; then
+    printf '  --quick: %d steps of the full run left out (%s)\n' "${#left_out[@]}" "${left_out[*]}"
+  fi
   local failures=$((${#summary[@]} - passed - skipped))
   printf '  total %ds: %d passed, %d failed, %d skipped\n' $((SECONDS - started)) \
     "$passed" "$failures" "$skipped"
@@ -130,6 +141,15 @@ print_summary() {
   else
     echo "ALL PASSED"
   fi
+}
+
+# The steps of --quick (docs/TESTING.md).
+quick_steps=" fmt generator native-generator docs clippy build unit ffi-tests demo "
+left_out=()
+
+# in_run NAME: the step NAME runs in this mode (every step, or --quick's).
+in_run() {
+  [ "$quick" -eq 0 ] || [[ "$quick_steps" == *" $1 "* ]]
 }
 
 # in_ci: CI is set to true (or 1, yes): the CI machine, where a missing tool
@@ -146,6 +166,10 @@ in_ci() {
 step() {
   local name="$1" description="$2"
   shift 2
+  if ! in_run "$name"; then
+    left_out+=("$name")
+    return 0
+  fi
   section "$name: $description"
   local t0=$SECONDS status
   if "$@"; then
@@ -176,6 +200,10 @@ run() {
 # by itself (a step that cannot run because an earlier one failed is counted
 # by that earlier failure).
 skip() {
+  if ! in_run "$1"; then
+    left_out+=("$1")
+    return 0
+  fi
   section "$1: skipped"
   echo "skipped: $2"
   skipped=$((skipped + 1))
@@ -422,7 +450,9 @@ else
 fi
 
 msrv="$(rust_version)"
-if [ -z "$msrv" ]; then
+if ! in_run msrv; then
+  left_out+=(msrv)
+elif [ -z "$msrv" ]; then
   step msrv "Cargo.toml's rust-version" false
 elif msrv_toolchain "$msrv"; then
   step msrv "the library checks with Rust $msrv, Cargo.toml's rust-version (cargo +$msrv check --lib --locked)" \
