@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Measures the Windows build under Wine, beside the Linux build on the same machine.
 
-  benches/wine.py [--rounds N] [--out benches/results/wine.json]
+  benches/wine.py [--rounds N] [--out benches/results/wine.json] [--cpus LIST]
+  benches/wine.py --print-native-dll     # fetch wgpu-native's DLL (cached), print its path
 
 The bench program (benches/bench.c) is built for Windows with mingw-w64 and run
 under Wine (inside Xvfb: Wine's Vulkan needs an X display) against the Windows
@@ -152,9 +153,14 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rounds", type=int, default=3, help="bench processes per configuration, alternating")
     ap.add_argument("--out", default=str(ROOT / "benches/results/wine.json"))
+    ap.add_argument("--print-native-dll", action="store_true",
+                    help="only fetch wgpu-native's Windows DLL (cached) and print its path")
     ap.add_argument("--cpus", default="1",
                     help="taskset CPU list for every bench process, as run.py's lavapipe runs use ('' for none)")
     args = ap.parse_args()
+    if args.print_native_dll:
+        print(native_lib("win_amd64", "wgpu/resources/wgpu_native-release.dll"))
+        return 0
     for tool in ("x86_64-w64-mingw32-gcc", "xvfb-run"):
         if not shutil.which(tool):
             log(f"{tool} is missing (apt-get install gcc-mingw-w64-x86-64 xvfb)")

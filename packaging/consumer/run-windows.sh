@@ -21,6 +21,10 @@
 #      program that leaves an adapter request's callback mode at 0, which
 #      only wgpu-native's rules answer: they must be on under that name and
 #      off under wgpu_shim.dll;
+#   4b. with WGPU_NATIVE_DLL set (wgpu-native's own DLL), native_style.c, a
+#      program written the wgpu-native way (mode-0 callbacks,
+#      wgpuDevicePoll), linked against wgpu_native.dll and run on that DLL
+#      and on wgpu-shim's under its name: the outputs must be the same;
 #   5. MSVC's import library (lib/wgpu_shim.dll.lib), linked by lld-link
 #      (LLVM's link.exe) into a program that creates an instance; skipped
 #      when no lld-link is installed (Debian: lld).
@@ -270,6 +274,31 @@ wine_run native consumer_native
 wine_run native compat_native "wgpu-native rules"
 run "$mingw-gcc" "${cflags[@]}" compat.c -o c_shared/compat_shim.exe -I"$prefix/include" -L"$prefix/lib" -lwgpu_shim
 wine_run c_shared compat_shim "standard rules"
+
+# 4b. With WGPU_NATIVE_DLL (wgpu-native's own Windows DLL), a program written
+# the wgpu-native way (native_style.c: mode-0 callbacks, wgpuDevicePoll) is
+# linked against it under the name wgpu_native.dll, run with it and then with
+# wgpu-shim's DLL in its place: the two outputs must be the same.
+if [ -n "${WGPU_NATIVE_DLL:-}" ]; then
+  mkdir -p native-style
+  cp "$WGPU_NATIVE_DLL" native-style/wgpu_native.dll
+  run "$mingw-gcc" "${cflags[@]}" "$here/native_style.c" -o native-style/native_style.exe -I"$prefix/include" \
+    native-style/wgpu_native.dll
+  [ -z "$standin" ] || cp "$standin" native-style/
+  printf '+ wine %s (on wgpu-native'"'"'s DLL)\n' native-style/native_style.exe
+  (cd native-style && "$wine" ./native_style.exe 2>/dev/null) | tr -d '\r' >native-style/wgpu-native.out ||
+    fail "native_style.exe failed on wgpu-native's own DLL"
+  cp "$prefix/bin/wgpu_shim.dll" native-style/wgpu_native.dll
+  printf '+ wine %s (on wgpu-shim'"'"'s DLL as wgpu_native.dll)\n' native-style/native_style.exe
+  (cd native-style && "$wine" ./native_style.exe 2>/dev/null) | tr -d '\r' >native-style/wgpu-shim.out ||
+    fail "native_style.exe failed on wgpu-shim's DLL as wgpu_native.dll"
+  cat native-style/wgpu-shim.out
+  diff native-style/wgpu-native.out native-style/wgpu-shim.out ||
+    fail "a program built for wgpu-native printed something else on wgpu-shim's DLL"
+  echo "consumer-windows: native_style.exe prints the same on wgpu-native's DLL and on wgpu-shim's"
+else
+  echo "consumer-windows: WGPU_NATIVE_DLL not set: the comparison with wgpu-native's own DLL is left out"
+fi
 
 # 5. MSVC's import library, read by an MSVC-style linker: lld-link takes
 # link.exe's options and libraries. The program has no C runtime (there is
