@@ -223,8 +223,23 @@ def check_tests(root):
     return problems
 
 
+def check_msrv(root):
+    """README.md states Cargo.toml's rust-version as the minimum Rust."""
+    cargo = root / "Cargo.toml"
+    readme = root / "README.md"
+    if not cargo.is_file() or not readme.is_file():
+        return []
+    m = re.search(r'^rust-version\s*=\s*"([0-9.]+)"', cargo.read_text(encoding="utf-8"), re.M)
+    if not m:
+        return []
+    wanted = f"**Rust {m.group(1)} or newer**"
+    if wanted not in readme.read_text(encoding="utf-8"):
+        return [f"README.md: does not say {wanted} (Cargo.toml's rust-version)"]
+    return []
+
+
 def check(root):
-    return check_links(root) + check_variables(root) + check_tests(root)
+    return check_links(root) + check_variables(root) + check_tests(root) + check_msrv(root)
 
 
 def self_test():
@@ -240,6 +255,8 @@ def self_test():
         "missing variable": ({"scripts/x.sh": 'echo "${T_ONE:-}${T_THREE:-1}"\n'}, "reads T_THREE"),
         "missing test": ({"docs/G.md": "# Guide\n\n## A, b: `c`\n\nTests: `grp.there`, `grp.gone`.\n"},
                          "names the C test grp.gone"),
+        "stale msrv": ({"Cargo.toml": '[package]\nrust-version = "1.99"\n',
+                        "README.md": good_readme + "\n**Rust 1.90 or newer**\n"}, "does not say **Rust 1.99 or newer**"),
     }
     base = {
         "README.md": good_readme,
@@ -279,7 +296,8 @@ def main():
     if problems:
         print(f"check_docs: {len(problems)} problem(s) in {pages} pages")
         return 1
-    print(f"check_docs: {pages} pages, every link resolves and every test named exists; "
+    print(f"check_docs: {pages} pages, every link resolves and every test named exists, the minimum Rust is "
+          f"Cargo.toml's; "
           f"{len(variables_read(root))} environment variables read by the code, all in README.md's table")
     return 0
 
