@@ -292,9 +292,12 @@ unsafe fn free_owned_str(view: WGPUStringView) {
 }
 
 /// The backends this build has, as wgpu-native builds them: Vulkan
-/// everywhere, DX12 on Windows, Metal on Apple systems.
+/// everywhere, OpenGL (EGL) on Linux and the other Unix systems, DX12 on
+/// Windows, Metal on Apple systems.
 pub(crate) const BUILT_BACKENDS: wgt::Backends = {
     let built = wgt::Backends::VULKAN;
+    #[cfg(all(unix, not(target_vendor = "apple")))]
+    let built = built.union(wgt::Backends::GL);
     #[cfg(windows)]
     let built = built.union(wgt::Backends::DX12);
     #[cfg(target_vendor = "apple")]
@@ -304,12 +307,16 @@ pub(crate) const BUILT_BACKENDS: wgt::Backends = {
 
 /// [`BUILT_BACKENDS`] by name, for messages.
 pub(crate) fn built_backend_names() -> String {
-    let names: Vec<&str> =
-        [(wgt::Backends::VULKAN, "Vulkan"), (wgt::Backends::DX12, "D3D12"), (wgt::Backends::METAL, "Metal")]
-            .into_iter()
-            .filter(|(b, _)| BUILT_BACKENDS.contains(*b))
-            .map(|(_, name)| name)
-            .collect();
+    let names: Vec<&str> = [
+        (wgt::Backends::VULKAN, "Vulkan"),
+        (wgt::Backends::GL, "OpenGL"),
+        (wgt::Backends::DX12, "D3D12"),
+        (wgt::Backends::METAL, "Metal"),
+    ]
+    .into_iter()
+    .filter(|(b, _)| BUILT_BACKENDS.contains(*b))
+    .map(|(_, name)| name)
+    .collect();
     names.join(", ")
 }
 

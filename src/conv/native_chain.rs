@@ -137,10 +137,13 @@ fn instance_flags(mask: WGPUInstanceFlag) -> wgt::InstanceFlags {
 }
 
 /// Applies a `WGPUInstanceExtras` chained to an instance descriptor to
-/// `desc`: its backends (this build has Vulkan only; a mask without Vulkan
-/// leaves the instance without adapters) and flags (0: unchanged). The
-/// DirectX, GL, budget and display options are ignored (logged at debug
-/// level). Rejects any other chained struct.
+/// `desc`: its backends (a mask without any backend of this build leaves
+/// the instance without adapters, logged), flags (0: unchanged), the GL
+/// options and the display connection (used by the GL backend: EGL picks
+/// its platform, X11 or Wayland, from it, so GL surfaces need it). The
+/// DirectX and memory budget options are ignored (logged at debug level).
+/// Rejects any other chained struct, and GL options or a display handle
+/// that name no valid value.
 ///
 /// # Safety
 /// The chain is valid.
@@ -161,8 +164,87 @@ pub(crate) unsafe fn instance_extras(
     if extras.flags != WGPUInstanceFlag_Empty {
         desc.flags = instance_flags(extras.flags);
     }
-    log::debug!(target: "wgpu_shim", "WGPUInstanceExtras: the DirectX 12, GL, memory budget and display handle options do not apply to this build and are ignored");
+    desc.backend_options.gl.gles_minor_version = match extras.gles3MinorVersion {
+        WGPUGles3MinorVersion_Automatic => wgt::Gles3MinorVersion::Automatic,
+        WGPUGles3MinorVersion_Version0 => wgt::Gles3MinorVersion::Version0,
+        WGPUGles3MinorVersion_Version1 => wgt::Gles3MinorVersion::Version1,
+        WGPUGles3MinorVersion_Version2 => wgt::Gles3MinorVersion::Version2,
+        other => {
+            return Err(boundary::reject!(
+                "WGPUInstanceExtras.gles3MinorVersion {other:#x} is no WGPUGles3MinorVersion"
+            ))
+        }
+    };
+    desc.backend_options.gl.fence_behavior = match extras.glFenceBehaviour {
+        WGPUGLFenceBehaviour_Normal => wgt::GlFenceBehavior::Normal,
+        WGPUGLFenceBehaviour_AutoFinish => wgt::GlFenceBehavior::AutoFinish,
+        other => {
+            return Err(boundary::reject!("WGPUInstanceExtras.glFenceBehaviour {other:#x} is no WGPUGLFenceBehaviour"))
+        }
+    };
+    if let Some(display) = display_handle(&extras.displayHandle)? {
+        desc.display = Some(Box::new(display));
+    }
+    log::debug!(target: "wgpu_shim", "WGPUInstanceExtras: the DirectX 12 and memory budget options do not apply to this build and are ignored");
     Ok(())
+}
+
+/// A display connection the application owns, handed to wgpu-hal's GL
+/// backend (EGL chooses its platform from it).
+#[derive(Debug)]
+pub(crate) struct AppDisplay(raw_window_handle::RawDisplayHandle);
+
+// SAFETY: the handle is plain data (a pointer to the application's display
+// connection, which the application keeps open while the instance lives,
+// as wgpu-native requires); wgpu-hal only hands it to EGL.
+unsafe impl Send for AppDisplay {}
+// SAFETY: as above.
+unsafe impl Sync for AppDisplay {}
+
+impl raw_window_handle::HasDisplayHandle for AppDisplay {
+    fn display_handle(&self) -> Result<raw_window_handle::DisplayHandle<'_>, raw_window_handle::HandleError> {
+        // SAFETY: the application keeps its display open while the instance
+        // lives (the contract of WGPUInstanceExtras.displayHandle).
+        Ok(unsafe { raw_window_handle::DisplayHandle::borrow_raw(self.0) })
+    }
+}
+
+/// The display connection of `WGPUInstanceExtras.displayHandle`: `None` for
+/// `WGPUNativeDisplayHandleType_None`; an error for an unknown type or a
+/// Wayland handle without a display.
+fn display_handle(handle: &WGPUNativeDisplayHandle) -> ApiResult<Option<AppDisplay>> {
+    use raw_window_handle as rwh;
+    use std::ptr::NonNull;
+    let raw = match handle.r#type {
+        WGPUNativeDisplayHandleType_None => return Ok(None),
+        WGPUNativeDisplayHandleType_Xlib => {
+            // SAFETY: the type says which member the application set.
+            let h = unsafe { handle.data.xlib };
+            rwh::RawDisplayHandle::Xlib(rwh::XlibDisplayHandle::new(NonNull::new(h.display), h.screen))
+        }
+        WGPUNativeDisplayHandleType_Xcb => {
+            // SAFETY: as above.
+            let h = unsafe { handle.data.xcb };
+            rwh::RawDisplayHandle::Xcb(rwh::XcbDisplayHandle::new(NonNull::new(h.connection), h.screen))
+        }
+        WGPUNativeDisplayHandleType_Wayland => {
+            // SAFETY: as above.
+            let h = unsafe { handle.data.wayland };
+            let display = NonNull::new(h.display).ok_or_else(|| {
+                boundary::reject!("WGPUInstanceExtras.displayHandle: a Wayland handle with a NULL display")
+            })?;
+            rwh::RawDisplayHandle::Wayland(rwh::WaylandDisplayHandle::new(display))
+        }
+        other => {
+            return Err(boundary::reject!(
+                "WGPUInstanceExtras.displayHandle.type {other:#x} is no WGPUNativeDisplayHandleType"
+            ))
+        }
+    };
+    if !crate::conv::device::BUILT_BACKENDS.contains(wgt::Backends::GL) {
+        log::debug!(target: "wgpu_shim", "WGPUInstanceExtras.displayHandle: only the GL backend uses it, and this build has none");
+    }
+    Ok(Some(AppDisplay(raw)))
 }
 
 /// Reads a `WGPUDeviceExtras` chained to a device descriptor: API tracing

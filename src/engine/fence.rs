@@ -13,11 +13,18 @@
 //!   the fence sets; Metal: a condition variable the command buffers'
 //!   completion handlers signal). WaitAny on such a device sleeps on the
 //!   registry's condition variable while the progress thread waits here.
+//! - GL ([`super::gl_fence::GlFence`]): EGL fence syncs the library inserts
+//!   behind the submitted work and sleeps on with no context current,
+//!   because wgpu-hal's own GL wait holds the device's context lock.
 //! - No fence at all (a Vulkan driver without timeline semaphores): the
 //!   progress thread polls every `WAIT_SLICE` while work is pending.
 
 use std::ops::Deref;
-use std::time::Duration;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use parking_lot::{Condvar, Mutex};
 
 use ash::vk;
 use wgpu_core::global::Global;
@@ -35,11 +42,65 @@ pub(crate) trait DeviceFence: Send + Sync {
     fn wait_ns(&self, target: u64, timeout_ns: u64) -> bool;
 }
 
+/// The newest submission index a device handed to wgpu-core, for a fence
+/// that covers submissions itself ([`super::gl_fence::GlFence`]).
+#[derive(Default)]
+pub(crate) struct Submissions {
+    newest: AtomicU64,
+    /// Threads in [`Submissions::wait_beyond`]: a submit notifies only then.
+    sleepers: AtomicUsize,
+    lock: Mutex<()>,
+    cond: Condvar,
+}
+
+impl Submissions {
+    /// A submission with `index` was made.
+    pub(crate) fn note(&self, index: u64) {
+        self.newest.fetch_max(index, Ordering::AcqRel);
+        if self.sleepers.load(Ordering::SeqCst) > 0 {
+            let _guard = self.lock.lock();
+            self.cond.notify_all();
+        }
+    }
+
+    /// The newest index noted.
+    pub(crate) fn newest(&self) -> u64 {
+        self.newest.load(Ordering::Acquire)
+    }
+
+    /// Sleeps until an index above `index` is noted (`true`) or `deadline`
+    /// passes (`false`).
+    #[allow(dead_code)] // Used where the GL backend is built.
+    pub(crate) fn wait_beyond(&self, index: u64, deadline: Instant) -> bool {
+        let mut guard = self.lock.lock();
+        self.sleepers.fetch_add(1, Ordering::SeqCst);
+        let mut beyond = self.newest() > index;
+        while !beyond {
+            if self.cond.wait_until(&mut guard, deadline).timed_out() {
+                beyond = self.newest() > index;
+                break;
+            }
+            beyond = self.newest() > index;
+        }
+        self.sleepers.fetch_sub(1, Ordering::SeqCst);
+        beyond
+    }
+}
+
 /// The fence of `device_id` on whichever backend it is, or `None` when the
-/// backend has none the engine can sleep on.
-pub(crate) fn for_device(global: &Global, device_id: DeviceId) -> Option<Box<dyn DeviceFence>> {
+/// backend has none the engine can sleep on. `submissions` are the device's
+/// (a GL fence covers them itself).
+pub(crate) fn for_device(
+    global: &Global,
+    device_id: DeviceId,
+    #[allow(unused_variables)] submissions: &Arc<Submissions>,
+) -> Option<Box<dyn DeviceFence>> {
     if let Some(raw) = RawFence::new(global, device_id) {
         return Some(Box::new(raw));
+    }
+    #[cfg(all(unix, not(target_vendor = "apple")))]
+    if let Some(fence) = super::gl_fence::GlFence::new(global, device_id, submissions.clone()) {
+        return Some(Box::new(fence));
     }
     #[cfg(windows)]
     if let Some(fence) = HalFence::<wgpu_hal::api::Dx12>::new(global, device_id) {

@@ -18,6 +18,8 @@ pub(crate) mod drivers;
 pub(crate) mod exit;
 pub(crate) mod fault;
 pub(crate) mod fence;
+#[cfg(all(unix, not(target_vendor = "apple")))]
+pub(crate) mod gl_fence;
 pub(crate) mod progress;
 pub(crate) mod spin;
 pub(crate) mod tracking;

@@ -126,6 +126,8 @@ pub(crate) struct Progress {
     /// The device's spin budget (`spin.rs`), for this thread's fence waits
     /// and the application threads' ones.
     pub(crate) spin: Arc<Spin>,
+    /// The device's submissions, for a fence that covers them itself (GL).
+    pub(crate) submissions: Arc<crate::engine::fence::Submissions>,
     thread: Mutex<Option<std::thread::JoinHandle<()>>>,
     /// The thread was started (its spawn can fail).
     started: AtomicBool,
@@ -181,6 +183,7 @@ impl Progress {
             cond: Condvar::new(),
             left: Condvar::new(),
             spin,
+            submissions: Arc::default(),
             thread: Mutex::new(None),
             started: AtomicBool::new(false),
             runner: AtomicU64::new(0),
@@ -197,7 +200,7 @@ impl Progress {
             {
                 // The thread's own: a backend fence holds the wgpu-core
                 // device, so it must be gone before `finish` drops the ids.
-                let fence = crate::engine::fence::for_device(&global, device_id);
+                let fence = crate::engine::fence::for_device(&global, device_id, &thread_progress.submissions);
                 if fence.is_none() {
                     log::info!(target: "wgpu_shim", "device {label:?}: no device fence to sleep on; the progress thread polls every {WAIT_SLICE:?} while work is pending");
                 }

@@ -3,6 +3,8 @@
 
 use std::sync::Arc;
 
+use wgpu_core::id::AdapterId;
+
 use super::call;
 use crate::abi::native::*;
 use crate::abi::{WGPUAdapter, WGPUInstance};
@@ -90,15 +92,30 @@ pub unsafe extern "C" fn wgpuInstanceEnumerateAdapters(
             unsafe { crate::ffi::chain_walk::expect_none(o.nextInChain, "WGPUInstanceEnumerateAdapterOptions") }?;
             allowed = backends(o.backends);
         }
-        let ids = instance.global.enumerate_adapters(allowed, false);
+        // GL's adapter is the instance's shared one (`objects/gl_adapter.rs`).
+        let gl = wgpu_types::Backends::GL;
+        let mut ids: Vec<(AdapterId, bool)> =
+            instance.global.enumerate_adapters(allowed - gl, false).into_iter().map(|id| (id, false)).collect();
+        if allowed.contains(gl) && crate::conv::device::BUILT_BACKENDS.contains(gl) {
+            let any = crate::objects::gl_adapter::Wanted {
+                power: wgpu_types::PowerPreference::None,
+                fallback: false,
+                surface: None,
+            };
+            if let Ok(id) = crate::objects::gl_adapter::gl_adapter(&instance, &any) {
+                ids.push((id, true));
+            }
+        }
         if adapters.is_null() {
-            for id in &ids {
-                instance.global.adapter_drop(*id);
+            for (id, shared) in &ids {
+                if !shared {
+                    instance.global.adapter_drop(*id);
+                }
             }
             return Ok(ids.len());
         }
-        for (i, id) in ids.iter().enumerate() {
-            let raw = Handle::into_raw(Arc::new(Adapter::new(instance.clone(), *id)));
+        for (i, (id, shared)) in ids.iter().enumerate() {
+            let raw = Handle::into_raw(Arc::new(Adapter::with_owner(instance.clone(), *id, *shared)));
             // SAFETY: the caller made room for every adapter.
             unsafe { adapters.add(i).write(raw) };
         }

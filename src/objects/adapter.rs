@@ -24,6 +24,9 @@ pub(crate) struct Adapter {
     /// Set once a device was created from it (an adapter then expires unless
     /// the instance enabled `MultipleDevicesPerAdapter`).
     consumed: AtomicBool,
+    /// The instance's shared GL adapter (`gl_adapter.rs`): the instance, not
+    /// this object, owns the wgpu-core id.
+    shared: bool,
 }
 
 impl Object for Adapter {
@@ -38,7 +41,9 @@ pub(crate) const EXITING: &str = "the process is exiting: the graphics driver ma
 
 impl Drop for Adapter {
     fn drop(&mut self) {
-        crate::ffi::boundary::in_drop("an adapter", || self.instance.global.adapter_drop(self.id));
+        if !self.shared {
+            crate::ffi::boundary::in_drop("an adapter", || self.instance.global.adapter_drop(self.id));
+        }
     }
 }
 
@@ -95,26 +100,63 @@ pub(crate) fn request(
     // the export promises it).
     let found = unsafe {
         crate::objects::surface::with_compatible(instance, compatible, |surface| {
-            let opts = wgpu_core::instance::RequestAdapterOptions {
-                power_preference: power,
-                force_fallback_adapter: fallback,
-                compatible_surface: surface,
-                apply_limit_buckets: false,
-            };
-            crate::engine::drivers::pinning(|| instance.global.request_adapter(&opts, backends, None))
+            let wanted = crate::objects::gl_adapter::Wanted { power, fallback, surface };
+            pick(instance, &wanted, backends)
         })
     }
     .map_err(invalid)?;
     match found {
-        Ok(id) => Ok(Arc::new(Adapter::new(instance.clone(), id))),
+        Ok((id, shared)) => Ok(Arc::new(Adapter::with_owner(instance.clone(), id, shared))),
         Err(err) => Err((WGPURequestAdapterStatus::Unavailable, format!("no suitable adapter: {err}"))),
     }
 }
 
+/// The adapter wgpu-core would pick among `backends`, GL's being the
+/// instance's shared one (`gl_adapter.rs`): its id, and whether it is that
+/// shared one.
+fn pick(
+    instance: &Arc<Instance>,
+    wanted: &crate::objects::gl_adapter::Wanted,
+    backends: wgpu_types::Backends,
+) -> Result<(AdapterId, bool), String> {
+    let request = |backends| {
+        let opts = wgpu_core::instance::RequestAdapterOptions {
+            power_preference: wanted.power,
+            force_fallback_adapter: wanted.fallback,
+            compatible_surface: wanted.surface,
+            apply_limit_buckets: false,
+        };
+        crate::engine::drivers::pinning(|| instance.global.request_adapter(&opts, backends, None))
+            .map_err(|e| e.to_string())
+    };
+    let gl = wgpu_types::Backends::GL;
+    if !backends.contains(gl) || !crate::conv::device::BUILT_BACKENDS.contains(gl) {
+        return request(backends).map(|id| (id, false));
+    }
+    let rest = backends - gl;
+    let other = if rest.is_empty() { Err(String::new()) } else { request(rest) };
+    let shared = crate::objects::gl_adapter::gl_adapter(instance, wanted);
+    match (other, shared) {
+        (Ok(other), Ok(shared)) => {
+            if crate::objects::gl_adapter::gl_first(instance, shared, other, wanted.power) {
+                instance.global.adapter_drop(other);
+                Ok((shared, true))
+            } else {
+                Ok((other, false))
+            }
+        }
+        (Ok(other), Err(_)) => Ok((other, false)),
+        (Err(_), Ok(shared)) => Ok((shared, true)),
+        (Err(e), Err(g)) if e.is_empty() => Err(g),
+        (Err(e), Err(g)) => Err(format!("{e}; {g}")),
+    }
+}
+
 impl Adapter {
-    /// Wraps a wgpu-core adapter that `instance` found.
-    pub(crate) fn new(instance: Arc<Instance>, id: AdapterId) -> Adapter {
-        Adapter { header: Default::default(), instance, id, consumed: AtomicBool::new(false) }
+    /// Wraps a wgpu-core adapter that `instance` found; `shared`: the instance's GL one, which the
+    /// instance owns (`gl_adapter.rs`).
+    pub(crate) fn with_owner(instance: Arc<Instance>, id: AdapterId, shared: bool) -> Adapter {
+        Adapter { header: Default::default(), instance, id, consumed: AtomicBool::new(false), shared }
     }
 
     pub(crate) fn features(&self) -> wgpu_types::Features {

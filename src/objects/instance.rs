@@ -63,6 +63,9 @@ pub(crate) struct Instance {
     /// joins its progress thread (docs/ARCHITECTURE.md, "Lock discipline").
     devices: Mutex<Vec<TrackedDevice>>,
     next_device_serial: AtomicU64,
+    /// The instance's one GL adapter once enumerated (`None` inside: it has
+    /// none), shared by every GL `WGPUAdapter` (`gl_adapter.rs`).
+    pub(crate) gl_adapter: Mutex<Option<Option<wgpu_core::id::AdapterId>>>,
 }
 
 /// An entry of the instance's device list: the queue's serial, the device,
@@ -232,6 +235,7 @@ pub unsafe extern "C" fn wgpuCreateInstance(descriptor: *const WGPUInstanceDescr
             spin_cap_ns: Arc::new(AtomicU64::new(crate::engine::spin::UNSET)),
             devices: Mutex::new(Vec::new()),
             next_device_serial: AtomicU64::new(1),
+            gl_adapter: Mutex::new(None),
         });
         let at_exit: Arc<dyn crate::engine::exit::AtExit> = instance.clone();
         crate::engine::exit::finish_at_exit(Arc::downgrade(&at_exit));

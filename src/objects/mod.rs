@@ -14,6 +14,7 @@ pub(crate) mod compute_pipeline;
 pub(crate) mod device;
 pub(crate) mod error_scope;
 pub(crate) mod external_texture;
+pub(crate) mod gl_adapter;
 pub(crate) mod instance;
 pub(crate) mod invalid;
 pub(crate) mod pipeline_common;

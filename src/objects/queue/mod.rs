@@ -92,6 +92,7 @@ pub(crate) unsafe fn submit(queue: &Queue, list: &[WGPUCommandBuffer]) -> bounda
     device.work_done.note_work();
     match result {
         Ok(index) => {
+            device.progress.submissions.note(index);
             device.work_done.note_submission(index);
             Ok(Some(index))
         }
