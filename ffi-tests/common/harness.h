@@ -114,6 +114,19 @@ unsigned harness_time_scale(void);
 
 /* Seconds on a monotonic clock, and this thread's CPU seconds. */
 double now_s(void);
+
+/* Prints "SKIP: <why>" and exits with 77, which CTest reports as skipped:
+ * for a test whose subject this adapter or backend does not have. */
+void harness_skip(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+/* Reports SKIP when a GPU job's wgpuQueueSubmit took submit_s and the wait
+ * after it only wait_s: the driver ran the job inside the submit
+ * (llvmpipe's OpenGL runs compute dispatches there), so nothing stays in
+ * flight for a test about waiting. */
+void harness_skip_if_job_ran_in_submit(Ctx *ctx, double submit_s, double wait_s);
+
+/* The backend of ctx's adapter (Undefined if its info cannot be read). */
+WGPUBackendType harness_backend(Ctx *ctx);
 double thread_cpu_s(void);
 
 /* Sleeps for `seconds` (no-op when <= 0), resuming after a signal. */

@@ -16,13 +16,16 @@
  * With features, the device also asks for binding arrays of 16 elements per
  * stage (WGPUNativeLimits: the default is none, as in wgpu-core). Returns 0
  * on success; -3 when the device request failed. */
+static inline uint32_t eu_adapter_binding_arrays(void);
 static inline int eu_ctx(Ctx *ctx, const WGPUFeatureName *features, size_t count) {
   WGPUDeviceDescriptor ddesc = WGPU_DEVICE_DESCRIPTOR_INIT;
   ddesc.requiredFeatureCount = count;
   ddesc.requiredFeatures = features;
   WGPUNativeLimits native = WGPU_NATIVE_LIMITS_INIT;
-  native.maxBindingArrayElementsPerShaderStage = 16;
-  native.maxBindingArraySamplerElementsPerShaderStage = 16;
+  /* 16, or fewer where the adapter has fewer (OpenGL has none). */
+  uint32_t arrays = eu_adapter_binding_arrays();
+  native.maxBindingArrayElementsPerShaderStage = arrays < 16 ? arrays : 16;
+  native.maxBindingArraySamplerElementsPerShaderStage = arrays < 16 ? arrays : 16;
   WGPULimits limits = WGPU_LIMITS_INIT;
   limits.nextInChain = &native.chain;
   if (count > 0) ddesc.requiredLimits = &limits;
@@ -41,6 +44,22 @@ static inline int eu_adapter_has(WGPUFeatureName feature) {
   if (adapter) wgpuAdapterRelease(adapter);
   wgpuInstanceRelease(instance);
   return has;
+}
+
+/* The adapter's WGPUNativeLimits.maxBindingArrayElementsPerShaderStage
+ * (0 when its limits cannot be read). */
+static inline uint32_t eu_adapter_binding_arrays(void) {
+  WGPUInstance instance = create_instance(1);
+  if (!instance) return 0;
+  WGPUAdapter adapter = request_adapter(instance, UINT64_MAX);
+  WGPUNativeLimits native = WGPU_NATIVE_LIMITS_INIT;
+  WGPULimits limits = WGPU_LIMITS_INIT;
+  limits.nextInChain = &native.chain;
+  uint32_t n = 0;
+  if (adapter && wgpuAdapterGetLimits(adapter, &limits) == WGPUStatus_Success) n = native.maxBindingArrayElementsPerShaderStage;
+  if (adapter) wgpuAdapterRelease(adapter);
+  wgpuInstanceRelease(instance);
+  return n;
 }
 
 /* A render pipeline (auto layout, no vertex buffers, one RGBA8Unorm

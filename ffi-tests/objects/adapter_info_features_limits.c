@@ -33,6 +33,7 @@ int main(void) {
   WGPUBackendType want_backend = WGPUBackendType_Vulkan;
   if (backend && strcmp(backend, "dx12") == 0) want_backend = WGPUBackendType_D3D12;
   if (backend && strcmp(backend, "metal") == 0) want_backend = WGPUBackendType_Metal;
+  if (backend && (strcmp(backend, "gl") == 0 || strcmp(backend, "opengl") == 0)) want_backend = WGPUBackendType_OpenGL;
   CHECK_EQ(info.backendType, want_backend);
   const char *icd = getenv("VK_ICD_FILENAMES");
   if (icd && strstr(icd, "lvp")) {

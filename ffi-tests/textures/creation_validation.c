@@ -9,7 +9,8 @@
  * with Undefined components or R/G/B/A, is accepted); a sampler with
  * lodMinClamp > lodMaxClamp, a garbage address mode or maxAnisotropy 0; a
  * view of an invalid texture. A view with a listed view format (sRGB) is
- * valid. */
+ * valid, except on OpenGL, whose textures have no other view formats
+ * (wgpu-core's downlevel VIEW_FORMATS): there listing one is the error. */
 #include "tex_util.h"
 
 static WGPUTextureDescriptor good(void) {
@@ -83,13 +84,22 @@ int main(void) {
   d.viewFormatCount = 1;
   d.viewFormats = &srgb;
   WGPUTexture t = NULL;
-  EXPECT_NO_VALIDATION(&ctx, t = wgpuDeviceCreateTexture(ctx.device, &d));
-  REQUIRE(t != NULL);
   WGPUTextureViewDescriptor vd = WGPU_TEXTURE_VIEW_DESCRIPTOR_INIT;
-  vd.format = WGPUTextureFormat_RGBA8UnormSrgb;
   WGPUTextureView ok = NULL;
-  EXPECT_NO_VALIDATION(&ctx, ok = wgpuTextureCreateView(t, &vd));
-  CHECK(ok != NULL);
+  if (harness_backend(&ctx) == WGPUBackendType_OpenGL) {
+    CHECK(tex_error(&ctx, d));
+    d = good();
+    EXPECT_NO_VALIDATION(&ctx, t = wgpuDeviceCreateTexture(ctx.device, &d));
+    REQUIRE(t != NULL);
+    vd.format = WGPUTextureFormat_RGBA8UnormSrgb;
+    CHECK(view_error(&ctx, t, vd));
+  } else {
+    EXPECT_NO_VALIDATION(&ctx, t = wgpuDeviceCreateTexture(ctx.device, &d));
+    REQUIRE(t != NULL);
+    vd.format = WGPUTextureFormat_RGBA8UnormSrgb;
+    EXPECT_NO_VALIDATION(&ctx, ok = wgpuTextureCreateView(t, &vd));
+    CHECK(ok != NULL);
+  }
   vd.format = WGPUTextureFormat_R32Float;
   CHECK(view_error(&ctx, t, vd));
   vd = WGPU_TEXTURE_VIEW_DESCRIPTOR_INIT;
@@ -140,7 +150,7 @@ int main(void) {
   CHECK_EQ(ctx.uncaptured_errors, 0);
 
   wgpuTextureRelease(bad);
-  wgpuTextureViewRelease(ok);
+  if (ok) wgpuTextureViewRelease(ok);
   wgpuTextureRelease(t);
   ctx_release(&ctx);
   return test_finish();
