@@ -18,17 +18,24 @@
    `group` a folder of ffi-tests/) is a file ffi-tests/group/rule.c or .cpp
    or an `add_test(NAME ...)` of a CMakeLists.txt there; a Rust test
    `...tests::name` is a `fn name` in src/.
+4. README.md's minimum Rust is Cargo.toml's `rust-version`.
+5. Every statement of how long the profile-guided build (scripts/pgo.sh)
+   takes, in the pages and in the help of scripts/*.sh, gives the same
+   duration and names the commit it was measured on (a time, unlike a
+   count, cannot be computed here).
 
     python3 tools/check_docs.py [--root DIR]
     python3 tools/check_docs.py --self-test
 
 Exits 0 when everything holds; otherwise prints one line per problem and
 exits 1. `--self-test` runs the checks on small trees made for the purpose
-(a broken link, a broken anchor, a missing variable, and a tree without
-problems) and exits 1 unless each is judged as it should be.
+(a broken link, a broken anchor, a missing variable, a missing test, a
+stale minimum Rust, the PGO time stated two ways or without its commit, and
+a tree without problems) and exits 1 unless each is judged as it should be.
 """
 
 import argparse
+import bisect
 import re
 import sys
 import tempfile
@@ -59,9 +66,10 @@ PY_ENV = re.compile(r"os\.(?:environ\.get\(|environ\[|getenv\()\s*[\"']([A-Z][A-
 C_ENV = re.compile(r"\bgetenv\(\s*\"([A-Z][A-Z0-9_]*)\"")
 
 
-def strip_code(text):
+def strip_code(text, inline=True):
     """The text with fenced code blocks blanked (lines kept) and inline code
-    spans removed, so that links inside code are not taken for links."""
+    spans removed (with inline=False: only their backticks), so that links
+    inside code are not taken for links."""
     out = []
     fence = None
     for line in text.split("\n"):
@@ -76,7 +84,7 @@ def strip_code(text):
         if fence is not None:
             out.append("")
             continue
-        out.append(re.sub(r"(`+)(.+?)\1", "", line))
+        out.append(re.sub(r"(`+)(.+?)\1", "" if inline else r"\2", line))
     return "\n".join(out)
 
 
@@ -238,8 +246,72 @@ def check_msrv(root):
     return []
 
 
+PGO_MENTION = re.compile(r"pgo|profile-guided", re.I)
+SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
+DURATION = re.compile(r"\b(?:about |under |over )?\d[\d,.]*(?: to \d[\d,.]*)?\s*(?:s|seconds?|min|minutes?)\b")
+COMMIT = re.compile(r"\b(?=[0-9a-f]*[0-9])(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b")
+
+
+def paragraphs(path):
+    """(first line, text, where each line starts in the text) of each
+    paragraph, its lines joined with spaces: the
+    blocks of a Markdown page (code blocks left out, inline code kept) that blank lines, list items,
+    table rows and headings separate, or the comment blocks of a shell
+    script."""
+    text = path.read_text(encoding="utf-8")
+    if path.suffix == ".sh":
+        lines = [re.sub(r"^\s*#+ ?", "", l) if re.match(r"^\s*#", l) else "" for l in text.split("\n")]
+    else:
+        lines = strip_code(text, inline=False).split("\n")
+    out, start, block = [], 0, []
+    for lineno, line in enumerate(lines + [""], 1):
+        if block and re.match(r"^\s*(?:[-*+] |\d+[.)] |\||#)", line):  # a list item, table row or heading
+            out.append((start, block))
+            block = []
+        if line.strip():
+            if not block:
+                start = lineno
+            block.append(line.strip())
+        elif block:
+            out.append((start, block))
+            block = []
+    return [(start, " ".join(block), [sum(len(l) + 1 for l in block[:i]) for i in range(len(block))])
+            for start, block in out]
+
+
+def check_pgo_time(root):
+    """Every statement of how long the profile-guided build takes, in the
+    pages and in the scripts' help, gives the same duration and names the
+    commit it was measured on (the same one). A statement is the first
+    duration after a mention of pgo or "profile-guided" in the same sentence;
+    its commit is a hash in that sentence, else in its paragraph."""
+    statements, seen = [], set()
+    files = doc_files(root) + sorted((root / "scripts").glob("*.sh"))
+    for path in files:
+        for start, para, offsets in paragraphs(path):
+            for m in PGO_MENTION.finditer(para):
+                lineno = start + bisect.bisect_right(offsets, m.start()) - 1
+                end = SENTENCE_END.search(para, m.end())
+                end = end.start() if end else len(para)
+                d = DURATION.search(para, m.start(), end)
+                if not d or (path, start, d.start()) in seen:  # that duration is counted once
+                    continue
+                seen.add((path, start, d.start()))
+                commits = COMMIT.findall(para, m.start(), end) or COMMIT.findall(para)
+                statements.append((f"{path.relative_to(root)}:{lineno}", d.group(0), commits[0] if commits else None))
+    problems = [f"{where}: states the profile-guided build's time ({d}) without the commit it was measured on"
+                for where, d, commit in statements if commit is None]
+    figures = sorted({(d, commit) for _, d, commit in statements})
+    if len(figures) > 1:
+        problems.append("the profile-guided build's time is stated in different ways: " + "; ".join(
+            f"{d} ({commit or 'no commit'}) at " + ", ".join(w for w, d2, c2 in statements if (d2, c2) == (d, commit))
+            for d, commit in figures))
+    return problems
+
+
 def check(root):
-    return check_links(root) + check_variables(root) + check_tests(root) + check_msrv(root)
+    return (check_links(root) + check_variables(root) + check_tests(root) + check_msrv(root)
+            + check_pgo_time(root))
 
 
 def self_test():
@@ -257,6 +329,11 @@ def self_test():
                          "names the C test grp.gone"),
         "stale msrv": ({"Cargo.toml": '[package]\nrust-version = "1.99"\n',
                         "README.md": good_readme + "\n**Rust 1.90 or newer**\n"}, "does not say **Rust 1.99 or newer**"),
+        "pgo time two ways": ({"README.md": good_readme + "\nThe `pgo` step took 291 s on commit d233f20.\n",
+                               "scripts/install.sh": "#   --pgo   profile-guided (scripts/pgo.sh, about 7 minutes on 1234abc)\n"},
+                              "time is stated in different ways"),
+        "pgo time without commit": ({"docs/G.md": "# Guide\n\n## A, b: `c`\n\nThe profile-guided build: two "
+                                                  "builds, 6 to 7.5 minutes.\n"}, "without the commit"),
     }
     base = {
         "README.md": good_readme,
@@ -297,7 +374,7 @@ def main():
         print(f"check_docs: {len(problems)} problem(s) in {pages} pages")
         return 1
     print(f"check_docs: {pages} pages, every link resolves and every test named exists, the minimum Rust is "
-          f"Cargo.toml's; "
+          f"Cargo.toml's, the profile-guided build's time is stated one way with its commit; "
           f"{len(variables_read(root))} environment variables read by the code, all in README.md's table")
     return 0
 
