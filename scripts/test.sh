@@ -362,13 +362,15 @@ archive_check() {
   mkdir -p "$unpacked" &&
     run tar -xzf "$pkg_tmp/dist/$name.tar.gz" -C "$unpacked" || return 1
   local f
-  for f in README.md INSTALL.md CHANGELOG.md; do
+  for f in README.md INSTALL.md CHANGELOG.md docs/INSTALL.md; do
     [ -f "$unpacked/$name/$f" ] || {
       echo "the archive lacks $f" >&2
       return 1
     }
   done
-  run packaging/consumer/run.sh "$unpacked/$name"
+  # Every link of its documentation resolves inside the unpacked archive.
+  run python3 tools/check_docs.py --links-only --root "$unpacked/$name" &&
+    run packaging/consumer/run.sh "$unpacked/$name"
 }
 
 # shellcheck disable=SC2317 # called through step "$@"

@@ -23,15 +23,20 @@
    takes, in the pages and in the help of scripts/*.sh, gives the same
    duration and names the commit it was measured on (a time, unlike a
    count, cannot be computed here).
+6. The documentation that the release archive ships (tools/archive_docs.py:
+   README.md, CHANGELOG.md, BENCHMARKS.md, docs/*.md and
+   packaging/archive/INSTALL.md, with their links made to point inside the
+   archive) has no link that does not resolve in the archive.
 
     python3 tools/check_docs.py [--root DIR]
+    python3 tools/check_docs.py --links-only --root DIR   # 1. alone, e.g. on an unpacked archive
     python3 tools/check_docs.py --self-test
 
 Exits 0 when everything holds; otherwise prints one line per problem and
 exits 1. `--self-test` runs the checks on small trees made for the purpose
 (a broken link, a broken anchor, a missing variable, a missing test, a
-stale minimum Rust, the PGO time stated two ways or without its commit, and
-a tree without problems) and exits 1 unless each is judged as it should be.
+stale minimum Rust, the PGO time stated two ways or without its commit, a
+dangling link in the archive's INSTALL.md, and a tree without problems) and exits 1 unless each is judged as it should be.
 """
 
 import argparse
@@ -309,9 +314,22 @@ def check_pgo_time(root):
     return problems
 
 
+def check_archive_links(root):
+    """The documentation as tools/archive_docs.py puts it into the release
+    archive (README.md, CHANGELOG.md, BENCHMARKS.md, docs/*.md,
+    packaging/archive/INSTALL.md as INSTALL.md, links made to point inside
+    the archive): every link resolves there."""
+    import archive_docs  # beside this file; it imports this module
+
+    with tempfile.TemporaryDirectory() as tmp:
+        tree = Path(tmp)
+        archive_docs.stage(root, tree)
+        return [f"in the release archive: {p}" for p in check_links(tree)]
+
+
 def check(root):
     return (check_links(root) + check_variables(root) + check_tests(root) + check_msrv(root)
-            + check_pgo_time(root))
+            + check_pgo_time(root) + check_archive_links(root))
 
 
 def self_test():
@@ -332,6 +350,9 @@ def self_test():
         "pgo time two ways": ({"README.md": good_readme + "\nThe `pgo` step took 291 s on commit d233f20.\n",
                                "scripts/install.sh": "#   --pgo   profile-guided (scripts/pgo.sh, about 7 minutes on 1234abc)\n"},
                               "time is stated in different ways"),
+        "archive link": ({"packaging/archive/INSTALL.md": "# Installing\n\n[the variables]"
+                                                          "(../../README.md#no-such-heading)\n"},
+                         "in the release archive: INSTALL.md:3: link to README.md#no-such-heading"),
         "pgo time without commit": ({"docs/G.md": "# Guide\n\n## A, b: `c`\n\nThe profile-guided build: two "
                                                   "builds, 6 to 7.5 minutes.\n"}, "without the commit"),
     }
@@ -362,10 +383,18 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--root", type=Path, default=Path(__file__).resolve().parent.parent)
     parser.add_argument("--self-test", action="store_true", help="check that the checks catch what they should")
+    parser.add_argument("--links-only", action="store_true",
+                        help="check only the links and anchors (of DIR's *.md and docs/*.md)")
     args = parser.parse_args()
     if args.self_test:
         return self_test()
     root = args.root.resolve()
+    if args.links_only:
+        problems = check_links(root)
+        for p in problems:
+            print(p)
+        print(f"check_docs: {len(doc_files(root))} pages, {len(problems)} link problem(s)")
+        return 1 if problems else 0
     problems = check(root)
     for p in problems:
         print(p)
@@ -374,7 +403,8 @@ def main():
         print(f"check_docs: {len(problems)} problem(s) in {pages} pages")
         return 1
     print(f"check_docs: {pages} pages, every link resolves and every test named exists, the minimum Rust is "
-          f"Cargo.toml's, the profile-guided build's time is stated one way with its commit; "
+          f"Cargo.toml's, the profile-guided build's time is stated one way with its commit, every link "
+          f"of the release archive's documentation resolves in it; "
           f"{len(variables_read(root))} environment variables read by the code, all in README.md's table")
     return 0
 
