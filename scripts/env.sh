@@ -4,7 +4,9 @@
 # Sets (and exports):
 #   WGPU_SHIM_ROOT     the repository root
 #   WGPU_SHIM_LIB_DIR  where cargo puts the release libraries
-#                      (${CARGO_TARGET_DIR:-target}/release, made absolute)
+#                      (${CARGO_TARGET_DIR:-target}/release; a relative
+#                      CARGO_TARGET_DIR is taken from WGPU_SHIM_ROOT, where the
+#                      scripts run cargo)
 #   VK_ICD_FILENAMES   the Vulkan driver: $WGPU_SHIM_ICD if that is set (set but
 #                      empty: leave the Vulkan loader's default), else an
 #                      existing VK_ICD_FILENAMES / VK_DRIVER_FILES, else lavapipe

@@ -325,6 +325,44 @@ consumer() {
 pkg_tmp="$(mktemp -d "${TMPDIR:-/tmp}/wgpu-shim-test.XXXXXX")" || exit 1
 trap 'rm -rf "$pkg_tmp"' EXIT
 
+# lib_dir_check: a relative CARGO_TARGET_DIR is taken from the repository
+# root, as the scripts run cargo there, whatever folder the caller is in: by
+# scripts/env.sh (WGPU_SHIM_LIB_DIR) and by the CMake package from the source
+# tree (its default WGPU_SHIM_LIB_DIR). Configures a project that finds the
+# package, run from another folder, against a stand-in library file.
+# shellcheck disable=SC2317 # called through step "$@"
+lib_dir_check() {
+  local dir="$pkg_tmp/lib-dir" rel want got
+  mkdir -p "$dir/target/release" "$dir/project" && : >"$dir/target/release/libwgpu_shim.so" || return 1
+  want="$(realpath "$dir/target/release")"
+  rel="$(realpath --relative-to="$WGPU_SHIM_ROOT" "$dir/target")"
+  got="$(cd "$dir/project" && CARGO_TARGET_DIR="$rel" bash -c '. "$1/scripts/env.sh" && echo "$WGPU_SHIM_LIB_DIR"' \
+    sh "$WGPU_SHIM_ROOT")"
+  if [ "$(realpath -m "$got")" != "$want" ]; then
+    echo "scripts/env.sh with CARGO_TARGET_DIR=$rel: WGPU_SHIM_LIB_DIR=$got, not $want" >&2
+    return 1
+  fi
+  # shellcheck disable=SC2016 # CMake's ${...}, not the shell's
+  printf '%s\n' 'cmake_minimum_required(VERSION 3.16)' 'project(lib_dir_check LANGUAGES NONE)' \
+    'find_package(wgpu-shim REQUIRED)' 'message(STATUS "lib dir: ${WGPU_SHIM_LIB_DIR}")' \
+    >"$dir/project/CMakeLists.txt"
+  got="$(cd "$dir/project" && CARGO_TARGET_DIR="$rel" cmake -S . -B build -Dwgpu-shim_DIR="$WGPU_SHIM_ROOT/cmake" 2>&1)" || {
+    echo "$got" >&2
+    return 1
+  }
+  got="$(sed -n 's/^-- lib dir: //p' <<<"$got")"
+  if [ "$(realpath -m "$got")" != "$want" ]; then
+    echo "the CMake package with CARGO_TARGET_DIR=$rel: WGPU_SHIM_LIB_DIR=$got, not $want" >&2
+    return 1
+  fi
+  echo "CARGO_TARGET_DIR=$rel (relative): scripts/env.sh and the CMake package both use $want"
+}
+
+# shellcheck disable=SC2317 # called through step "$@"
+demo_check() {
+  lib_dir_check && consumer build/examples OFF
+}
+
 # shellcheck disable=SC2317 # called through step "$@"
 install_check() {
   local stage="$pkg_tmp/stage" prefix="$pkg_tmp/prefix" want got
@@ -474,8 +512,8 @@ step unit "Rust unit tests (cargo test --release)" cargo test --release
 
 if [ "$library_built" -eq 1 ]; then
   step ffi-tests "C tests (ffi-tests/, CTest)" ffi_tests
-  step demo "demo through the CMake package, shared library (wgpu_shim::wgpu_shim)" \
-    consumer build/examples OFF
+  step demo "demo through the CMake package, shared library (wgpu_shim::wgpu_shim); the package and env.sh with a relative CARGO_TARGET_DIR" \
+    demo_check
   step demo-static "demo through the CMake package, static library (wgpu_shim::wgpu_shim_static)" \
     consumer build/examples-static ON
   step bench-smoke "benchmarks, smoke pass (benches/smoke.sh: every scenario, tiny counts, verified)" \
