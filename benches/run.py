@@ -518,7 +518,7 @@ def main() -> int:
     if args.icd:
         env["VK_ICD_FILENAMES"] = str(Path(args.icd).resolve())
         env.pop("VK_DRIVER_FILES", None)
-    if not env.get("XDG_RUNTIME_DIR"):
+    if not env.get("XDG_RUNTIME_DIR", "").startswith("/"):  # unset or relative: lavapipe complains
         d = tempfile.mkdtemp(prefix="wgpu-shim-bench-xdg-")
         os.chmod(d, 0o700)
         env["XDG_RUNTIME_DIR"] = d

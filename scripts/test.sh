@@ -358,9 +358,26 @@ lib_dir_check() {
   echo "CARGO_TARGET_DIR=$rel (relative): scripts/env.sh and the CMake package both use $want"
 }
 
+# xdg_check: scripts/env.sh replaces an XDG_RUNTIME_DIR that is relative or
+# not private with a private one (lavapipe complains of a relative one).
+# shellcheck disable=SC2317 # called through step "$@"
+xdg_check() {
+  local v got
+  for v in relative-folder /; do
+    got="$(XDG_RUNTIME_DIR="$v" bash -c '. "$1/scripts/env.sh" 2>/dev/null && echo "$XDG_RUNTIME_DIR"' \
+      sh "$WGPU_SHIM_ROOT")"
+    case "$got" in
+      /*) [ -d "$got" ] && [ -O "$got" ] && [ "$(stat -c %a "$got")" = 700 ] && continue ;;
+    esac
+    echo "scripts/env.sh with XDG_RUNTIME_DIR=$v: XDG_RUNTIME_DIR=$got, not a private folder" >&2
+    return 1
+  done
+  echo "XDG_RUNTIME_DIR relative or not private: scripts/env.sh uses a private one"
+}
+
 # shellcheck disable=SC2317 # called through step "$@"
 demo_check() {
-  lib_dir_check && consumer build/examples OFF
+  lib_dir_check && xdg_check && consumer build/examples OFF
 }
 
 # shellcheck disable=SC2317 # called through step "$@"
@@ -512,7 +529,7 @@ step unit "Rust unit tests (cargo test --release)" cargo test --release
 
 if [ "$library_built" -eq 1 ]; then
   step ffi-tests "C tests (ffi-tests/, CTest)" ffi_tests
-  step demo "demo through the CMake package, shared library (wgpu_shim::wgpu_shim); the package and env.sh with a relative CARGO_TARGET_DIR" \
+  step demo "demo through the CMake package, shared library (wgpu_shim::wgpu_shim); the package and env.sh with a relative CARGO_TARGET_DIR; env.sh's XDG_RUNTIME_DIR" \
     demo_check
   step demo-static "demo through the CMake package, static library (wgpu_shim::wgpu_shim_static)" \
     consumer build/examples-static ON
