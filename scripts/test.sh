@@ -15,9 +15,13 @@
 #   generator   python3 tools/gen_webgpu.py --check   (only when ../shared/spec/webgpu.yml exists)
 #   native-generator  python3 tools/gen_wgpu_native.py --check
 #   docs        python3 tools/check_docs.py: links and anchors in README.md,
-#               *.md and docs/*.md resolve, the tests they name exist, and
-#               every environment variable the code reads is in README.md's
-#               table (and --self-test: the checks catch each kind of fault)
+#               *.md and docs/*.md resolve (also as the release archive
+#               ships them), the tests they name exist, every environment
+#               variable the code reads is in README.md's table, the counts
+#               of tests they state are the tree's (or name their commit),
+#               the minimum Rust is Cargo.toml's and the PGO build's time is
+#               stated one way with its commit (and --self-test: the checks
+#               catch each kind of fault)
 #   clippy      cargo clippy --release --all-targets -- -D warnings
 #   macos       cargo clippy --target aarch64-apple-darwin --lib -- -D warnings,
 #               and the same for x86_64-apple-darwin: the macOS code (Metal)
@@ -465,7 +469,7 @@ fi
 
 step native-generator "wgpu.h mirror is up to date (gen_wgpu_native.py --check)" native_generator_check
 
-step docs "documentation links and environment variables (tools/check_docs.py)" docs_check
+step docs "documentation: links, tests named, variables, counts, figures (tools/check_docs.py)" docs_check
 
 step headers "headers under every C and C++ standard, gcc and clang (tools/check_headers.sh)" \
   tools/check_headers.sh gcc clang

@@ -23,7 +23,12 @@
    takes, in the pages and in the help of scripts/*.sh, gives the same
    duration and names the commit it was measured on (a time, unlike a
    count, cannot be computed here).
-6. The documentation that the release archive ships (tools/archive_docs.py:
+6. The counts of COUNTS (tests, fault tests, Python-hosted tests, the
+   valgrind subset, fuzz targets and corpus files, the functions of wgpu.h)
+   are the tree's, computed here; any other count of tests in the pages ("N
+   ... tests") names, in its sentence or its paragraph, the commit it was
+   counted on.
+7. The documentation that the release archive ships (tools/archive_docs.py:
    README.md, CHANGELOG.md, BENCHMARKS.md, docs/*.md and
    packaging/archive/INSTALL.md, with their links made to point inside the
    archive) has no link that does not resolve in the archive.
@@ -36,7 +41,9 @@ Exits 0 when everything holds; otherwise prints one line per problem and
 exits 1. `--self-test` runs the checks on small trees made for the purpose
 (a broken link, a broken anchor, a missing variable, a missing test, a
 stale minimum Rust, the PGO time stated two ways or without its commit, a
-dangling link in the archive's INSTALL.md, and a tree without problems) and exits 1 unless each is judged as it should be.
+dangling link in the archive's INSTALL.md, a wrong count of fault tests, a
+count of tests that nothing computes and names no commit, and trees
+without problems) and exits 1 unless each is judged as it should be.
 """
 
 import argparse
@@ -73,8 +80,8 @@ C_ENV = re.compile(r"\bgetenv\(\s*\"([A-Z][A-Z0-9_]*)\"")
 
 def strip_code(text, inline=True):
     """The text with fenced code blocks blanked (lines kept) and inline code
-    spans removed (with inline=False: only their backticks), so that links
-    inside code are not taken for links."""
+    spans removed (with inline=False: kept), so that links inside code are not
+    taken for links."""
     out = []
     fence = None
     for line in text.split("\n"):
@@ -89,7 +96,7 @@ def strip_code(text, inline=True):
         if fence is not None:
             out.append("")
             continue
-        out.append(re.sub(r"(`+)(.+?)\1", "" if inline else r"\2", line))
+        out.append(re.sub(r"(`+)(.+?)\1", "", line) if inline else line)
     return "\n".join(out)
 
 
@@ -257,15 +264,27 @@ DURATION = re.compile(r"\b(?:about |under |over )?\d[\d,.]*(?: to \d[\d,.]*)?\s*
 COMMIT = re.compile(r"\b(?=[0-9a-f]*[0-9])(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b")
 
 
+def _shell_comment(line):
+    """A shell line's comment text ("" for code); an item of a help list
+    ("#   name ...", indented two or three spaces) is marked "- ", a list
+    item, so that it starts a paragraph."""
+    m = re.match(r"^\s*#+( *)(.*)$", line)
+    if not m:
+        return ""
+    indent, rest = m.groups()
+    return "- " + rest if rest and len(indent) in (2, 3) else rest
+
+
 def paragraphs(path):
     """(first line, text, where each line starts in the text) of each
     paragraph, its lines joined with spaces: the
     blocks of a Markdown page (code blocks left out, inline code kept) that blank lines, list items,
     table rows and headings separate, or the comment blocks of a shell
-    script."""
+    script, which blank comment lines and the items of a help list (a line
+    "#   name ...", indented two or three spaces) separate."""
     text = path.read_text(encoding="utf-8")
     if path.suffix == ".sh":
-        lines = [re.sub(r"^\s*#+ ?", "", l) if re.match(r"^\s*#", l) else "" for l in text.split("\n")]
+        lines = [_shell_comment(line) for line in text.split("\n")]
     else:
         lines = strip_code(text, inline=False).split("\n")
     out, start, block = [], 0, []
@@ -314,6 +333,134 @@ def check_pgo_time(root):
     return problems
 
 
+def ctest_names(root):
+    """The CTest tests of ffi-tests/ on Linux with the fault tests
+    (WGPU_SHIM_FAULT_TESTS=ON, as scripts/sanitize.sh configures them): one
+    per ffi-tests/<group>/<rule>.c or .cpp outside the helper folders
+    (common, abi, wine, win32), plus every `add_test(NAME literal ...)` and
+    `wgpu_abi_add_program(... NAME)` of the CMakeLists.txt files there."""
+    tests_dir = root / "ffi-tests"
+    names = set()
+    for f in list(tests_dir.glob("*/*.c")) + list(tests_dir.glob("*/*.cpp")):
+        if f.parent.name not in ("common", "abi", "wine", "win32"):
+            names.add(f"{f.parent.name}.{f.stem}")
+    for cmake in tests_dir.rglob("CMakeLists.txt"):
+        text = cmake.read_text(encoding="utf-8")
+        names.update(re.findall(r'add_test\(NAME\s+"?([A-Za-z0-9_.]+)(?=["\s)])', text))
+        names.update(re.findall(r"wgpu_abi_add_program\(\s*\S+\s+\S+\s+\S+\s+\S+\s+([A-Za-z0-9_.]+)\s*\)", text))
+    return names
+
+
+def valgrind_subset(root):
+    """The tests that scripts/valgrind.sh's CI subset (its SUBSET) selects."""
+    script = root / "scripts" / "valgrind.sh"
+    m = re.search(r"^SUBSET='([^']*)'", script.read_text(encoding="utf-8"), re.M) if script.is_file() else None
+    if not m:
+        return None
+    pattern = re.compile(m.group(1))
+    return {n for n in ctest_names(root) if pattern.search(n)}
+
+
+def python_hosted(root):
+    """The Python-hosted tests: those ffi-tests/CMakeLists.txt's
+    wgpu_shim_windows_skips gives a reason starting "Python-hosted"."""
+    cmake = root / "ffi-tests" / "CMakeLists.txt"
+    if not cmake.is_file():
+        return None
+    m = re.search(r"set\(wgpu_shim_windows_skips\b(.*?)\n\)", cmake.read_text(encoding="utf-8"), re.S)
+    return re.findall(r"([A-Za-z0-9_.]+)\s+\"Python-hosted", m.group(1)) if m else None
+
+
+def count_files(folder, pattern="*"):
+    return len([f for f in folder.glob(pattern) if f.is_file()]) if folder.is_dir() else None
+
+
+def wgpu_h_functions(root):
+    header = root / "include" / "webgpu" / "wgpu.h"
+    return len(re.findall(r"^WGPU_EXPORT\b", header.read_text(encoding="utf-8"), re.M)) if header.is_file() else None
+
+
+def fuzz_targets(root):
+    cargo = root / "fuzz" / "Cargo.toml"
+    return len(re.findall(r"^\[\[bin\]\]", cargo.read_text(encoding="utf-8"), re.M)) if cargo.is_file() else None
+
+
+def _len(x):
+    return None if x is None else len(x)
+
+
+# The counts the pages state that change with the tree, each computed here:
+# (page, pattern whose groups n, n2... are the numbers, what is counted, how).
+# Every match of the pattern in the page must give the tree's number. A space
+# in a pattern matches any white space, a line break included.
+COUNTS = [
+    ("docs/RELIABILITY.md", r"all (?P<n>\d[\d,]*) CTests",
+     "CTest tests on Linux with the fault tests", lambda r: len(ctest_names(r))),
+    ("docs/RELIABILITY.md", r"the (?P<n>\d[\d,]*) fault tests|`fault\.\*`, (?P<n2>\d[\d,]*) tests|(?P<n3>\d[\d,]*) faults",
+     "fault tests (ffi-tests/fault/*.c)", lambda r: count_files(r / "ffi-tests" / "fault", "*.c")),
+    ("docs/RELIABILITY.md", r"the (?P<n>\d[\d,]*) Python-hosted tests",
+     "Python-hosted tests (ffi-tests/CMakeLists.txt)", lambda r: _len(python_hosted(r))),
+    ("docs/RELIABILITY.md", r"CI subset \(`scripts/valgrind\.sh`\) \| (?P<n>\d[\d,]*) tests|`scripts/valgrind\.sh` "
+                            r"\((?P<n2>\d[\d,]*) tests\)",
+     "tests of scripts/valgrind.sh's CI subset", lambda r: _len(valgrind_subset(r))),
+    ("docs/RELIABILITY.md", r"\((?P<n>\d[\d,]*) targets",
+     "fuzz targets (fuzz/Cargo.toml)", fuzz_targets),
+    ("docs/RELIABILITY.md", r"(?P<n>\d[\d,]*) and (?P<n2>\d[\d,]*) files now",
+     "files of fuzz/corpus/api_seq and api_seq_lost",
+     lambda r: (count_files(r / "fuzz" / "corpus" / "api_seq"), count_files(r / "fuzz" / "corpus" / "api_seq_lost"))),
+    ("README.md", r"Every one of the (?P<n>\d[\d,]*) functions `wgpu\.h` declares",
+     "functions include/webgpu/wgpu.h declares (WGPU_EXPORT)", wgpu_h_functions),
+]
+
+# A count of tests in a page: a number, up to three words, then "tests".
+TEST_COUNT = re.compile(r"\b\d[\d,]*(?: [A-Za-z`*.+-]+){0,3}? (?:C )?(?:tests|CTests)\b")
+
+
+def check_counts(root):
+    """Each count of COUNTS is the tree's; and every other count of tests in
+    the pages (a number, up to three words, "tests") names, in its sentence
+    or else its paragraph (a table row is one), the commit it was counted
+    on."""
+    problems = []
+    checked = {}  # page: the patterns of the counts checked here
+    for page, pattern, what, compute in COUNTS:
+        path = root / page
+        if not path.is_file():
+            continue
+        text = path.read_text(encoding="utf-8")
+        pattern = pattern.replace(" ", r"\s+")
+        matches = list(re.finditer(pattern, text))
+        if not matches:
+            continue  # no longer stated there: nothing to check
+        want = compute(root)
+        if want is None:
+            continue
+        want = want if isinstance(want, tuple) else (want,)
+        checked.setdefault(page, []).append(pattern)
+        for m in matches:
+            got = tuple(int(v.replace(",", "")) for v in m.groups() if v is not None)
+            if got != want[:len(got)]:
+                lineno = text.count("\n", 0, m.start()) + 1
+                problems.append(f"{page}:{lineno}: \"{m.group(0)}\": the tree has "
+                                f"{' and '.join(map(str, want[:len(got)]))} {what}")
+    for path in doc_files(root):
+        page = str(path.relative_to(root))
+        for start, para, offsets in paragraphs(path):
+            spans = [c.span() for pattern in checked.get(page, ()) for c in re.finditer(pattern, para)]
+            for m in TEST_COUNT.finditer(para):
+                if any(a < m.end() and m.start() < b for a, b in spans):
+                    continue  # computed above
+                end = SENTENCE_END.search(para, m.end())
+                before = max((s.end() for s in SENTENCE_END.finditer(para, 0, m.start())), default=0)
+                sentence = para[before:end.start() if end else len(para)]
+                if COMMIT.search(sentence) or COMMIT.search(para):
+                    continue
+                lineno = start + bisect.bisect_right(offsets, m.start()) - 1
+                problems.append(f"{page}:{lineno}: \"{m.group(0)}\": a count of tests that check_docs does not "
+                                f"compute (add it to COUNTS) and that names no commit it was counted on")
+    return problems
+
+
 def check_archive_links(root):
     """The documentation as tools/archive_docs.py puts it into the release
     archive (README.md, CHANGELOG.md, BENCHMARKS.md, docs/*.md,
@@ -329,7 +476,7 @@ def check_archive_links(root):
 
 def check(root):
     return (check_links(root) + check_variables(root) + check_tests(root) + check_msrv(root)
-            + check_pgo_time(root) + check_archive_links(root))
+            + check_pgo_time(root) + check_archive_links(root) + check_counts(root))
 
 
 def self_test():
@@ -353,6 +500,16 @@ def self_test():
         "archive link": ({"packaging/archive/INSTALL.md": "# Installing\n\n[the variables]"
                                                           "(../../README.md#no-such-heading)\n"},
                          "in the release archive: INSTALL.md:3: link to README.md#no-such-heading"),
+        "wrong count": ({"docs/RELIABILITY.md": "# R\n\n| fault injection (`fault.*`, 2 tests) | x |\n",
+                         "ffi-tests/fault/one.c": "int main(void) { return 0; }\n"},
+                        "\"`fault.*`, 2 tests\": the tree has 1 fault tests"),
+        "uncounted count": ({"docs/G.md": "# Guide\n\n## A, b: `c`\n\nAll 40 C tests pass.\n"},
+                            "\"40 C tests\": a count of tests that check_docs does not compute"),
+        "count with its commit": ({"docs/G.md": "# Guide\n\n## A, b: `c`\n\nAll 40 C tests passed on "
+                                                "commit 1234abc.\n"}, None),
+        "pgo and a time in another help item": ({"scripts/x.sh": '#   pgo     the profile-guided build\n'
+                                                                '#   soak    stress.soak for 25 s\necho "${T_ONE:-}"\n'},
+                                               None),
         "pgo time without commit": ({"docs/G.md": "# Guide\n\n## A, b: `c`\n\nThe profile-guided build: two "
                                                   "builds, 6 to 7.5 minutes.\n"}, "without the commit"),
     }
@@ -404,7 +561,8 @@ def main():
         return 1
     print(f"check_docs: {pages} pages, every link resolves and every test named exists, the minimum Rust is "
           f"Cargo.toml's, the profile-guided build's time is stated one way with its commit, every link "
-          f"of the release archive's documentation resolves in it; "
+          f"of the release archive's documentation resolves in it, {len(COUNTS)} kinds of count are the tree's "
+          f"and every other count of tests names its commit; "
           f"{len(variables_read(root))} environment variables read by the code, all in README.md's table")
     return 0
 
