@@ -396,7 +396,8 @@ def _len(x):
 COUNTS = [
     ("docs/RELIABILITY.md", r"all (?P<n>\d[\d,]*) CTests",
      "CTest tests on Linux with the fault tests", lambda r: len(ctest_names(r))),
-    ("docs/RELIABILITY.md", r"the (?P<n>\d[\d,]*) fault tests|`fault\.\*`, (?P<n2>\d[\d,]*) tests|(?P<n3>\d[\d,]*) faults",
+    ("docs/RELIABILITY.md",
+     r"the (?P<n>\d[\d,]*) fault tests|`fault\.\*`, (?P<n2>\d[\d,]*) tests|(?P<n3>\d[\d,]*) faults",
      "fault tests (ffi-tests/fault/*.c)", lambda r: count_files(r / "ffi-tests" / "fault", "*.c")),
     ("docs/RELIABILITY.md", r"the (?P<n>\d[\d,]*) Python-hosted tests",
      "Python-hosted tests (ffi-tests/CMakeLists.txt)", lambda r: _len(python_hosted(r))),
@@ -495,7 +496,8 @@ def self_test():
         "stale msrv": ({"Cargo.toml": '[package]\nrust-version = "1.99"\n',
                         "README.md": good_readme + "\n**Rust 1.90 or newer**\n"}, "does not say **Rust 1.99 or newer**"),
         "pgo time two ways": ({"README.md": good_readme + "\nThe `pgo` step took 291 s on commit d233f20.\n",
-                               "scripts/install.sh": "#   --pgo   profile-guided (scripts/pgo.sh, about 7 minutes on 1234abc)\n"},
+                               "scripts/install.sh": "#   --pgo   profile-guided (scripts/pgo.sh, "
+                                                     "about 7 minutes on 1234abc)\n"},
                               "time is stated in different ways"),
         "archive link": ({"packaging/archive/INSTALL.md": "# Installing\n\n[the variables]"
                                                           "(../../README.md#no-such-heading)\n"},
@@ -508,8 +510,8 @@ def self_test():
         "count with its commit": ({"docs/G.md": "# Guide\n\n## A, b: `c`\n\nAll 40 C tests passed on "
                                                 "commit 1234abc.\n"}, None),
         "pgo and a time in another help item": ({"scripts/x.sh": '#   pgo     the profile-guided build\n'
-                                                                '#   soak    stress.soak for 25 s\necho "${T_ONE:-}"\n'},
-                                               None),
+                                                                '#   soak    stress.soak for 25 s\n'
+                                                                'echo "${T_ONE:-}"\n'}, None),
         "pgo time without commit": ({"docs/G.md": "# Guide\n\n## A, b: `c`\n\nThe profile-guided build: two "
                                                   "builds, 6 to 7.5 minutes.\n"}, "without the commit"),
     }
