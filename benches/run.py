@@ -353,7 +353,7 @@ def example_exe(args, name: str, prebuilt: str | None) -> Path | None:
             target = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
             exe = (target if target.is_absolute() else ROOT / target) / "release" / "examples" / name
     if exe is None:
-        exe = ROOT / "target" / "release" / "examples" / name
+        exe = ROOT / (os.environ.get("CARGO_TARGET_DIR") or "target") / "release" / "examples" / name
     if args.quick or not exe.is_file():
         if not args.quick:
             log(f"{name}: {exe} not built (cargo build --release --example {name}): skipped")
@@ -518,7 +518,7 @@ def main() -> int:
     if args.icd:
         env["VK_ICD_FILENAMES"] = str(Path(args.icd).resolve())
         env.pop("VK_DRIVER_FILES", None)
-    if not env.get("XDG_RUNTIME_DIR"):
+    if not env.get("XDG_RUNTIME_DIR", "").startswith("/"):  # unset or relative: lavapipe complains
         d = tempfile.mkdtemp(prefix="wgpu-shim-bench-xdg-")
         os.chmod(d, 0o700)
         env["XDG_RUNTIME_DIR"] = d

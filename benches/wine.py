@@ -40,6 +40,8 @@ import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+# cargo's build folder: $CARGO_TARGET_DIR (a relative one from ROOT, where cargo runs), else target/.
+TARGET = ROOT / (os.environ.get("CARGO_TARGET_DIR") or "target")
 WINE = "/usr/lib/wine/wine64"
 CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "wgpu-shim-bench"
 SCENARIOS = "map_roundtrip,wait_cpu_cost"
@@ -76,7 +78,7 @@ def native_lib(platform: str, member: str) -> Path:
 def build_windows(work: Path) -> None:
     """The DLL (cargo), the bench program and the Wine stand-in (mingw), into `work`."""
     run(["cargo", "build", "--release", "--target", "x86_64-pc-windows-gnu", "--lib"], cwd=ROOT)
-    shutil.copy(ROOT / "target/x86_64-pc-windows-gnu/release/wgpu_shim.dll", work)
+    shutil.copy(TARGET / "x86_64-pc-windows-gnu/release/wgpu_shim.dll", work)
     shutil.copy(native_lib("win_amd64", "wgpu/resources/wgpu_native-release.dll"), work / "wgpu_native.dll")
     cc = "x86_64-w64-mingw32-gcc"
     run([cc, "-std=gnu11", "-O2", "-I", str(ROOT / "include"), str(ROOT / "benches/bench.c"),
@@ -93,7 +95,7 @@ def build_linux(work: Path) -> tuple[Path, Path, Path]:
     run(["cc", "-std=gnu11", "-O2", "-I", str(ROOT / "include"), str(ROOT / "benches/bench.c"), "-o", str(exe),
          "-lpthread", "-lm", "-ldl"])
     native = native_lib("linux", "wgpu/resources/libwgpu_native-release.so")
-    return exe, ROOT / "target/release/libwgpu_shim.so", native
+    return exe, TARGET / "release/libwgpu_shim.so", native
 
 
 def records(out: str) -> list[dict]:

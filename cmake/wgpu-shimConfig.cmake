@@ -23,7 +23,9 @@
 # layout scripts/install.sh wrote into wgpu-shimInstall.cmake beside it). From
 # the source tree, two cache variables say where they are:
 #   WGPU_SHIM_LIB_DIR      where the libraries are (default: <repo>/target/release,
-#                          or $CARGO_TARGET_DIR/release when that is absolute).
+#                          or $CARGO_TARGET_DIR/release when that is set; a
+#                          relative CARGO_TARGET_DIR is taken from <repo>, where
+#                          the scripts run cargo, as scripts/env.sh takes it).
 #   WGPU_SHIM_INCLUDE_DIR  the folder that holds webgpu/webgpu.h (default: <repo>/include).
 #
 # Variables set: wgpu-shim_FOUND, wgpu-shim_VERSION, WGPU_SHIM_INCLUDE_DIR,
@@ -49,8 +51,10 @@ if(EXISTS "${CMAKE_CURRENT_LIST_DIR}/wgpu-shimInstall.cmake")
 else()
   # The source tree: cargo's output folder.
   get_filename_component(_wgpu_shim_root "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
-  if(DEFINED ENV{CARGO_TARGET_DIR} AND IS_ABSOLUTE "$ENV{CARGO_TARGET_DIR}")
-    set(_wgpu_shim_default_lib_dir "$ENV{CARGO_TARGET_DIR}/release")
+  if(NOT "$ENV{CARGO_TARGET_DIR}" STREQUAL "")
+    # Relative: from the repository root, where the scripts run cargo.
+    get_filename_component(_wgpu_shim_default_lib_dir "$ENV{CARGO_TARGET_DIR}/release" ABSOLUTE
+                           BASE_DIR "${_wgpu_shim_root}")
   else()
     set(_wgpu_shim_default_lib_dir "${_wgpu_shim_root}/target/release")
   endif()

@@ -4,12 +4,17 @@
 # Sets (and exports):
 #   WGPU_SHIM_ROOT     the repository root
 #   WGPU_SHIM_LIB_DIR  where cargo puts the release libraries
-#                      (${CARGO_TARGET_DIR:-target}/release, made absolute)
+#                      (${CARGO_TARGET_DIR:-target}/release; a relative
+#                      CARGO_TARGET_DIR is taken from WGPU_SHIM_ROOT, where the
+#                      scripts run cargo)
 #   VK_ICD_FILENAMES   the Vulkan driver: $WGPU_SHIM_ICD if that is set (set but
 #                      empty: leave the Vulkan loader's default), else an
 #                      existing VK_ICD_FILENAMES / VK_DRIVER_FILES, else lavapipe
 #                      (Mesa's CPU Vulkan driver, package mesa-vulkan-drivers)
-#   XDG_RUNTIME_DIR    a private 0700 folder under /tmp when unset
+#   XDG_RUNTIME_DIR    a private 0700 folder under /tmp when it is unset, not an
+#                      absolute path, or not a folder of this user's with mode
+#                      0700 (the XDG spec's rule); said on stderr when it
+#                      replaces one that was set
 #   RUST_BACKTRACE     1 unless set
 # Defines: section TITLE (prints a step header), require_cmd CMD HINT.
 
@@ -51,21 +56,39 @@ if [ -n "${VK_ICD_FILENAMES:-}" ] && [ -z "${VK_DRIVER_FILES:-}" ]; then
   unset _wgpu_shim_icd _wgpu_shim_icd_ok _wgpu_shim_ifs
 fi
 
-# Mesa and the Vulkan loader want a runtime folder; make a private one.
-if [ -z "${XDG_RUNTIME_DIR:-}" ]; then
+# A runtime folder. Without one (unset, or not an absolute path) lavapipe
+# prints "error: XDG_RUNTIME_DIR is invalid or not set in the environment."
+# twice per process (libwayland-client, looking for a Wayland display: a
+# harmless message, but a confusing one). The XDG spec wants it owned by the
+# user with mode 0700; one that is not is replaced as well.
+_wgpu_shim_private_dir() {
+  [ -d "$1" ] && [ ! -L "$1" ] && [ -O "$1" ] && [ "$(stat -c %a "$1" 2>/dev/null)" = 700 ]
+}
+_wgpu_shim_xdg_why=""
+case "${XDG_RUNTIME_DIR:-}" in
+  /*) _wgpu_shim_private_dir "$XDG_RUNTIME_DIR" || _wgpu_shim_xdg_why="not a folder of this user's with mode 0700" ;;
+  "") _wgpu_shim_xdg_why="unset" ;;
+  *) _wgpu_shim_xdg_why="not an absolute path" ;;
+esac
+if [ -n "$_wgpu_shim_xdg_why" ]; then
+  _wgpu_shim_xdg_was="${XDG_RUNTIME_DIR:-}"
   _wgpu_shim_xdg="/tmp/wgpu-shim-xdg-$(id -u)"
   [ -e "$_wgpu_shim_xdg" ] || mkdir -m 0700 "$_wgpu_shim_xdg" 2>/dev/null || true
   # Reuse it only if it is ours, a real folder, and private; else make a new one.
-  if [ -d "$_wgpu_shim_xdg" ] && [ ! -L "$_wgpu_shim_xdg" ] && [ -O "$_wgpu_shim_xdg" ] &&
-    [ "$(stat -c %a "$_wgpu_shim_xdg" 2>/dev/null)" = 700 ]; then
+  if _wgpu_shim_private_dir "$_wgpu_shim_xdg"; then
     export XDG_RUNTIME_DIR="$_wgpu_shim_xdg"
   else
     XDG_RUNTIME_DIR="$(mktemp -d /tmp/wgpu-shim-xdg.XXXXXX)"
     chmod 0700 "$XDG_RUNTIME_DIR"
     export XDG_RUNTIME_DIR
   fi
-  unset _wgpu_shim_xdg
+  if [ "$_wgpu_shim_xdg_why" != unset ]; then
+    echo "note: XDG_RUNTIME_DIR=$_wgpu_shim_xdg_was is $_wgpu_shim_xdg_why; using $XDG_RUNTIME_DIR" >&2
+  fi
+  unset _wgpu_shim_xdg _wgpu_shim_xdg_was
 fi
+unset _wgpu_shim_xdg_why
+unset -f _wgpu_shim_private_dir
 
 export RUST_BACKTRACE="${RUST_BACKTRACE:-1}"
 

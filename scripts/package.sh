@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
 # Makes the release archive wgpu-shim-<version>-linux-<arch>.tar.gz: the tree
 # scripts/install.sh installs (relocatable, libraries stripped of debugging
-# information), with README.md, CHANGELOG.md, an INSTALL.md note
-# (packaging/archive/INSTALL.md) and the licence files of the repository.
+# information), with the documentation and the licence files (put there by
+# tools/archive_docs.py): README.md, CHANGELOG.md, BENCHMARKS.md, docs/*.md,
+# an INSTALL.md note (packaging/archive/INSTALL.md). Their links are made to
+# point inside the archive (a link to a file it does not hold becomes plain
+# text), and it fails when one of them does not resolve there.
+#
+# Needs python3 (tools/archive_docs.py; for Windows, the zip too).
 #
 #   scripts/package.sh [--out DIR] [--no-build | --pgo]
 #                      [--target x86_64-pc-windows-gnu]
@@ -69,16 +74,16 @@ case "$target" in
   x86_64-pc-windows-gnu)
     name="wgpu-shim-$version-windows-x86_64"
     install_args+=(--target "$target")
-    command -v python3 >/dev/null || {
-      echo "package.sh: python3 is missing: it writes the zip" >&2
-      exit 1
-    }
     ;;
   *)
     echo "package.sh: --target: only x86_64-pc-windows-gnu is supported, not '$target'" >&2
     exit 2
     ;;
 esac
+command -v python3 >/dev/null || {
+  echo "package.sh: python3 is missing: it puts the documentation into the archive (and writes the zip)" >&2
+  exit 1
+}
 mkdir -p "$out"
 out="$(cd "$out" && pwd)"
 stage="$(mktemp -d "${TMPDIR:-/tmp}/wgpu-shim-package.XXXXXX")"
@@ -88,15 +93,9 @@ trap 'rm -rf "$stage"' EXIT
 # itself (--relocatable) and the CMake package is relative always.
 scripts/install.sh --prefix "/$name" --destdir "$stage" --relocatable --strip "${install_args[@]}"
 tree="$stage/$name"
-install -m 0644 README.md CHANGELOG.md "$tree/"
-install -m 0644 packaging/archive/INSTALL.md "$tree/INSTALL.md"
-licences=()
-for f in LICENSE* LICENCE* COPYING*; do
-  [ -f "$f" ] && licences+=("$f")
-done
-if [ "${#licences[@]}" -gt 0 ]; then
-  install -m 0644 "${licences[@]}" "$tree/"
-else
+# The documentation and the licences, every link resolving in the archive.
+python3 tools/archive_docs.py "$tree"
+if ! compgen -G "$tree/LICEN[CS]E*" >/dev/null && ! compgen -G "$tree/COPYING*" >/dev/null; then
   echo "package.sh: warning: the repository has no licence file (LICENSE*, COPYING*): the archive has none" >&2
 fi
 if grep -rq "$stage" "$tree"; then

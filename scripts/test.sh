@@ -15,9 +15,13 @@
 #   generator   python3 tools/gen_webgpu.py --check   (only when ../shared/spec/webgpu.yml exists)
 #   native-generator  python3 tools/gen_wgpu_native.py --check
 #   docs        python3 tools/check_docs.py: links and anchors in README.md,
-#               *.md and docs/*.md resolve, the tests they name exist, and
-#               every environment variable the code reads is in README.md's
-#               table (and --self-test: the checks catch each kind of fault)
+#               *.md and docs/*.md resolve (also as the release archive
+#               ships them), the tests they name exist, every environment
+#               variable the code reads is in README.md's table, the counts
+#               of tests they state are the tree's (or name their commit),
+#               the minimum Rust is Cargo.toml's and the PGO build's time is
+#               stated one way with its commit (and --self-test: the checks
+#               catch each kind of fault)
 #   clippy      cargo clippy --release --all-targets -- -D warnings
 #   macos       cargo clippy --target aarch64-apple-darwin --lib -- -D warnings,
 #               and the same for x86_64-apple-darwin: the macOS code (Metal)
@@ -325,6 +329,61 @@ consumer() {
 pkg_tmp="$(mktemp -d "${TMPDIR:-/tmp}/wgpu-shim-test.XXXXXX")" || exit 1
 trap 'rm -rf "$pkg_tmp"' EXIT
 
+# lib_dir_check: a relative CARGO_TARGET_DIR is taken from the repository
+# root, as the scripts run cargo there, whatever folder the caller is in: by
+# scripts/env.sh (WGPU_SHIM_LIB_DIR) and by the CMake package from the source
+# tree (its default WGPU_SHIM_LIB_DIR). Configures a project that finds the
+# package, run from another folder, against a stand-in library file.
+# shellcheck disable=SC2317 # called through step "$@"
+lib_dir_check() {
+  local dir="$pkg_tmp/lib-dir" rel want got
+  mkdir -p "$dir/target/release" "$dir/project" && : >"$dir/target/release/libwgpu_shim.so" || return 1
+  want="$(realpath "$dir/target/release")"
+  rel="$(realpath --relative-to="$WGPU_SHIM_ROOT" "$dir/target")"
+  got="$(cd "$dir/project" && CARGO_TARGET_DIR="$rel" bash -c '. "$1/scripts/env.sh" && echo "$WGPU_SHIM_LIB_DIR"' \
+    sh "$WGPU_SHIM_ROOT")"
+  if [ "$(realpath -m "$got")" != "$want" ]; then
+    echo "scripts/env.sh with CARGO_TARGET_DIR=$rel: WGPU_SHIM_LIB_DIR=$got, not $want" >&2
+    return 1
+  fi
+  # shellcheck disable=SC2016 # CMake's ${...}, not the shell's
+  printf '%s\n' 'cmake_minimum_required(VERSION 3.16)' 'project(lib_dir_check LANGUAGES NONE)' \
+    'find_package(wgpu-shim REQUIRED)' 'message(STATUS "lib dir: ${WGPU_SHIM_LIB_DIR}")' \
+    >"$dir/project/CMakeLists.txt"
+  got="$(cd "$dir/project" && CARGO_TARGET_DIR="$rel" cmake -S . -B build -Dwgpu-shim_DIR="$WGPU_SHIM_ROOT/cmake" 2>&1)" || {
+    echo "$got" >&2
+    return 1
+  }
+  got="$(sed -n 's/^-- lib dir: //p' <<<"$got")"
+  if [ "$(realpath -m "$got")" != "$want" ]; then
+    echo "the CMake package with CARGO_TARGET_DIR=$rel: WGPU_SHIM_LIB_DIR=$got, not $want" >&2
+    return 1
+  fi
+  echo "CARGO_TARGET_DIR=$rel (relative): scripts/env.sh and the CMake package both use $want"
+}
+
+# xdg_check: scripts/env.sh replaces an XDG_RUNTIME_DIR that is relative or
+# not private with a private one (lavapipe complains of a relative one).
+# shellcheck disable=SC2317 # called through step "$@"
+xdg_check() {
+  local v got
+  for v in relative-folder /; do
+    got="$(XDG_RUNTIME_DIR="$v" bash -c '. "$1/scripts/env.sh" 2>/dev/null && echo "$XDG_RUNTIME_DIR"' \
+      sh "$WGPU_SHIM_ROOT")"
+    case "$got" in
+      /*) [ -d "$got" ] && [ -O "$got" ] && [ "$(stat -c %a "$got")" = 700 ] && continue ;;
+    esac
+    echo "scripts/env.sh with XDG_RUNTIME_DIR=$v: XDG_RUNTIME_DIR=$got, not a private folder" >&2
+    return 1
+  done
+  echo "XDG_RUNTIME_DIR relative or not private: scripts/env.sh uses a private one"
+}
+
+# shellcheck disable=SC2317 # called through step "$@"
+demo_check() {
+  lib_dir_check && xdg_check && consumer build/examples OFF
+}
+
 # shellcheck disable=SC2317 # called through step "$@"
 install_check() {
   local stage="$pkg_tmp/stage" prefix="$pkg_tmp/prefix" want got
@@ -362,13 +421,15 @@ archive_check() {
   mkdir -p "$unpacked" &&
     run tar -xzf "$pkg_tmp/dist/$name.tar.gz" -C "$unpacked" || return 1
   local f
-  for f in README.md INSTALL.md CHANGELOG.md; do
+  for f in README.md INSTALL.md CHANGELOG.md docs/INSTALL.md; do
     [ -f "$unpacked/$name/$f" ] || {
       echo "the archive lacks $f" >&2
       return 1
     }
   done
-  run packaging/consumer/run.sh "$unpacked/$name"
+  # Every link of its documentation resolves inside the unpacked archive.
+  run python3 tools/check_docs.py --links-only --root "$unpacked/$name" &&
+    run packaging/consumer/run.sh "$unpacked/$name"
 }
 
 # shellcheck disable=SC2317 # called through step "$@"
@@ -408,7 +469,7 @@ fi
 
 step native-generator "wgpu.h mirror is up to date (gen_wgpu_native.py --check)" native_generator_check
 
-step docs "documentation links and environment variables (tools/check_docs.py)" docs_check
+step docs "documentation: links, tests named, variables, counts, figures (tools/check_docs.py)" docs_check
 
 step headers "headers under every C and C++ standard, gcc and clang (tools/check_headers.sh)" \
   tools/check_headers.sh gcc clang
@@ -472,8 +533,8 @@ step unit "Rust unit tests (cargo test --release)" cargo test --release
 
 if [ "$library_built" -eq 1 ]; then
   step ffi-tests "C tests (ffi-tests/, CTest)" ffi_tests
-  step demo "demo through the CMake package, shared library (wgpu_shim::wgpu_shim)" \
-    consumer build/examples OFF
+  step demo "demo through the CMake package, shared library (wgpu_shim::wgpu_shim); the package and env.sh with a relative CARGO_TARGET_DIR; env.sh's XDG_RUNTIME_DIR" \
+    demo_check
   step demo-static "demo through the CMake package, static library (wgpu_shim::wgpu_shim_static)" \
     consumer build/examples-static ON
   step bench-smoke "benchmarks, smoke pass (benches/smoke.sh: every scenario, tiny counts, verified)" \

@@ -18,17 +18,36 @@
    `group` a folder of ffi-tests/) is a file ffi-tests/group/rule.c or .cpp
    or an `add_test(NAME ...)` of a CMakeLists.txt there; a Rust test
    `...tests::name` is a `fn name` in src/.
+4. README.md's minimum Rust is Cargo.toml's `rust-version`.
+5. Every statement of how long the profile-guided build (scripts/pgo.sh)
+   takes, in the pages and in the help of scripts/*.sh, gives the same
+   duration and names the commit it was measured on (a time, unlike a
+   count, cannot be computed here).
+6. The counts of COUNTS (tests, fault tests, Python-hosted tests, the
+   valgrind subset, fuzz targets and corpus files, the functions of wgpu.h)
+   are the tree's, computed here; any other count of tests in the pages ("N
+   ... tests") names, in its sentence or its paragraph, the commit it was
+   counted on.
+7. The documentation that the release archive ships (tools/archive_docs.py:
+   README.md, CHANGELOG.md, BENCHMARKS.md, docs/*.md and
+   packaging/archive/INSTALL.md, with their links made to point inside the
+   archive) has no link that does not resolve in the archive.
 
     python3 tools/check_docs.py [--root DIR]
+    python3 tools/check_docs.py --links-only --root DIR   # 1. alone, e.g. on an unpacked archive
     python3 tools/check_docs.py --self-test
 
 Exits 0 when everything holds; otherwise prints one line per problem and
 exits 1. `--self-test` runs the checks on small trees made for the purpose
-(a broken link, a broken anchor, a missing variable, and a tree without
-problems) and exits 1 unless each is judged as it should be.
+(a broken link, a broken anchor, a missing variable, a missing test, a
+stale minimum Rust, the PGO time stated two ways or without its commit, a
+dangling link in the archive's INSTALL.md, a wrong count of fault tests, a
+count of tests that nothing computes and names no commit, and trees
+without problems) and exits 1 unless each is judged as it should be.
 """
 
 import argparse
+import bisect
 import re
 import sys
 import tempfile
@@ -59,9 +78,10 @@ PY_ENV = re.compile(r"os\.(?:environ\.get\(|environ\[|getenv\()\s*[\"']([A-Z][A-
 C_ENV = re.compile(r"\bgetenv\(\s*\"([A-Z][A-Z0-9_]*)\"")
 
 
-def strip_code(text):
+def strip_code(text, inline=True):
     """The text with fenced code blocks blanked (lines kept) and inline code
-    spans removed, so that links inside code are not taken for links."""
+    spans removed (with inline=False: kept), so that links inside code are not
+    taken for links."""
     out = []
     fence = None
     for line in text.split("\n"):
@@ -76,7 +96,7 @@ def strip_code(text):
         if fence is not None:
             out.append("")
             continue
-        out.append(re.sub(r"(`+)(.+?)\1", "", line))
+        out.append(re.sub(r"(`+)(.+?)\1", "", line) if inline else line)
     return "\n".join(out)
 
 
@@ -238,8 +258,226 @@ def check_msrv(root):
     return []
 
 
+PGO_MENTION = re.compile(r"pgo|profile-guided", re.I)
+SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
+DURATION = re.compile(r"\b(?:about |under |over )?\d[\d,.]*(?: to \d[\d,.]*)?\s*(?:s|seconds?|min|minutes?)\b")
+COMMIT = re.compile(r"\b(?=[0-9a-f]*[0-9])(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b")
+
+
+def _shell_comment(line):
+    """A shell line's comment text ("" for code); an item of a help list
+    ("#   name ...", indented two or three spaces) is marked "- ", a list
+    item, so that it starts a paragraph."""
+    m = re.match(r"^\s*#+( *)(.*)$", line)
+    if not m:
+        return ""
+    indent, rest = m.groups()
+    return "- " + rest if rest and len(indent) in (2, 3) else rest
+
+
+def paragraphs(path):
+    """(first line, text, where each line starts in the text) of each
+    paragraph, its lines joined with spaces: the
+    blocks of a Markdown page (code blocks left out, inline code kept) that blank lines, list items,
+    table rows and headings separate, or the comment blocks of a shell
+    script, which blank comment lines and the items of a help list (a line
+    "#   name ...", indented two or three spaces) separate."""
+    text = path.read_text(encoding="utf-8")
+    if path.suffix == ".sh":
+        lines = [_shell_comment(line) for line in text.split("\n")]
+    else:
+        lines = strip_code(text, inline=False).split("\n")
+    out, start, block = [], 0, []
+    for lineno, line in enumerate(lines + [""], 1):
+        if block and re.match(r"^\s*(?:[-*+] |\d+[.)] |\||#)", line):  # a list item, table row or heading
+            out.append((start, block))
+            block = []
+        if line.strip():
+            if not block:
+                start = lineno
+            block.append(line.strip())
+        elif block:
+            out.append((start, block))
+            block = []
+    return [(start, " ".join(block), [sum(len(l) + 1 for l in block[:i]) for i in range(len(block))])
+            for start, block in out]
+
+
+def check_pgo_time(root):
+    """Every statement of how long the profile-guided build takes, in the
+    pages and in the scripts' help, gives the same duration and names the
+    commit it was measured on (the same one). A statement is the first
+    duration after a mention of pgo or "profile-guided" in the same sentence;
+    its commit is a hash in that sentence, else in its paragraph."""
+    statements, seen = [], set()
+    files = doc_files(root) + sorted((root / "scripts").glob("*.sh"))
+    for path in files:
+        for start, para, offsets in paragraphs(path):
+            for m in PGO_MENTION.finditer(para):
+                lineno = start + bisect.bisect_right(offsets, m.start()) - 1
+                end = SENTENCE_END.search(para, m.end())
+                end = end.start() if end else len(para)
+                d = DURATION.search(para, m.start(), end)
+                if not d or (path, start, d.start()) in seen:  # that duration is counted once
+                    continue
+                seen.add((path, start, d.start()))
+                commits = COMMIT.findall(para, m.start(), end) or COMMIT.findall(para)
+                statements.append((f"{path.relative_to(root)}:{lineno}", d.group(0), commits[0] if commits else None))
+    problems = [f"{where}: states the profile-guided build's time ({d}) without the commit it was measured on"
+                for where, d, commit in statements if commit is None]
+    figures = sorted({(d, commit) for _, d, commit in statements})
+    if len(figures) > 1:
+        problems.append("the profile-guided build's time is stated in different ways: " + "; ".join(
+            f"{d} ({commit or 'no commit'}) at " + ", ".join(w for w, d2, c2 in statements if (d2, c2) == (d, commit))
+            for d, commit in figures))
+    return problems
+
+
+def ctest_names(root):
+    """The CTest tests of ffi-tests/ on Linux with the fault tests
+    (WGPU_SHIM_FAULT_TESTS=ON, as scripts/sanitize.sh configures them): one
+    per ffi-tests/<group>/<rule>.c or .cpp outside the helper folders
+    (common, abi, wine, win32), plus every `add_test(NAME literal ...)` and
+    `wgpu_abi_add_program(... NAME)` of the CMakeLists.txt files there."""
+    tests_dir = root / "ffi-tests"
+    names = set()
+    for f in list(tests_dir.glob("*/*.c")) + list(tests_dir.glob("*/*.cpp")):
+        if f.parent.name not in ("common", "abi", "wine", "win32"):
+            names.add(f"{f.parent.name}.{f.stem}")
+    for cmake in tests_dir.rglob("CMakeLists.txt"):
+        text = cmake.read_text(encoding="utf-8")
+        names.update(re.findall(r'add_test\(NAME\s+"?([A-Za-z0-9_.]+)(?=["\s)])', text))
+        names.update(re.findall(r"wgpu_abi_add_program\(\s*\S+\s+\S+\s+\S+\s+\S+\s+([A-Za-z0-9_.]+)\s*\)", text))
+    return names
+
+
+def valgrind_subset(root):
+    """The tests that scripts/valgrind.sh's CI subset (its SUBSET) selects."""
+    script = root / "scripts" / "valgrind.sh"
+    m = re.search(r"^SUBSET='([^']*)'", script.read_text(encoding="utf-8"), re.M) if script.is_file() else None
+    if not m:
+        return None
+    pattern = re.compile(m.group(1))
+    return {n for n in ctest_names(root) if pattern.search(n)}
+
+
+def python_hosted(root):
+    """The Python-hosted tests: those ffi-tests/CMakeLists.txt's
+    wgpu_shim_windows_skips gives a reason starting "Python-hosted"."""
+    cmake = root / "ffi-tests" / "CMakeLists.txt"
+    if not cmake.is_file():
+        return None
+    m = re.search(r"set\(wgpu_shim_windows_skips\b(.*?)\n\)", cmake.read_text(encoding="utf-8"), re.S)
+    return re.findall(r"([A-Za-z0-9_.]+)\s+\"Python-hosted", m.group(1)) if m else None
+
+
+def count_files(folder, pattern="*"):
+    return len([f for f in folder.glob(pattern) if f.is_file()]) if folder.is_dir() else None
+
+
+def wgpu_h_functions(root):
+    header = root / "include" / "webgpu" / "wgpu.h"
+    return len(re.findall(r"^WGPU_EXPORT\b", header.read_text(encoding="utf-8"), re.M)) if header.is_file() else None
+
+
+def fuzz_targets(root):
+    cargo = root / "fuzz" / "Cargo.toml"
+    return len(re.findall(r"^\[\[bin\]\]", cargo.read_text(encoding="utf-8"), re.M)) if cargo.is_file() else None
+
+
+def _len(x):
+    return None if x is None else len(x)
+
+
+# The counts the pages state that change with the tree, each computed here:
+# (page, pattern whose groups n, n2... are the numbers, what is counted, how).
+# Every match of the pattern in the page must give the tree's number. A space
+# in a pattern matches any white space, a line break included.
+COUNTS = [
+    ("docs/RELIABILITY.md", r"all (?P<n>\d[\d,]*) CTests",
+     "CTest tests on Linux with the fault tests", lambda r: len(ctest_names(r))),
+    ("docs/RELIABILITY.md",
+     r"the (?P<n>\d[\d,]*) fault tests|`fault\.\*`, (?P<n2>\d[\d,]*) tests|(?P<n3>\d[\d,]*) faults",
+     "fault tests (ffi-tests/fault/*.c)", lambda r: count_files(r / "ffi-tests" / "fault", "*.c")),
+    ("docs/RELIABILITY.md", r"the (?P<n>\d[\d,]*) Python-hosted tests",
+     "Python-hosted tests (ffi-tests/CMakeLists.txt)", lambda r: _len(python_hosted(r))),
+    ("docs/RELIABILITY.md", r"CI subset \(`scripts/valgrind\.sh`\) \| (?P<n>\d[\d,]*) tests|`scripts/valgrind\.sh` "
+                            r"\((?P<n2>\d[\d,]*) tests\)",
+     "tests of scripts/valgrind.sh's CI subset", lambda r: _len(valgrind_subset(r))),
+    ("docs/RELIABILITY.md", r"\((?P<n>\d[\d,]*) targets",
+     "fuzz targets (fuzz/Cargo.toml)", fuzz_targets),
+    ("docs/RELIABILITY.md", r"(?P<n>\d[\d,]*) and (?P<n2>\d[\d,]*) files now",
+     "files of fuzz/corpus/api_seq and api_seq_lost",
+     lambda r: (count_files(r / "fuzz" / "corpus" / "api_seq"), count_files(r / "fuzz" / "corpus" / "api_seq_lost"))),
+    ("README.md", r"Every one of the (?P<n>\d[\d,]*) functions `wgpu\.h` declares",
+     "functions include/webgpu/wgpu.h declares (WGPU_EXPORT)", wgpu_h_functions),
+]
+
+# A count of tests in a page: a number, up to three words, then "tests".
+TEST_COUNT = re.compile(r"\b\d[\d,]*(?: [A-Za-z`*.+-]+){0,3}? (?:C )?(?:tests|CTests)\b")
+
+
+def check_counts(root):
+    """Each count of COUNTS is the tree's; and every other count of tests in
+    the pages (a number, up to three words, "tests") names, in its sentence
+    or else its paragraph (a table row is one), the commit it was counted
+    on."""
+    problems = []
+    checked = {}  # page: the patterns of the counts checked here
+    for page, pattern, what, compute in COUNTS:
+        path = root / page
+        if not path.is_file():
+            continue
+        text = path.read_text(encoding="utf-8")
+        pattern = pattern.replace(" ", r"\s+")
+        matches = list(re.finditer(pattern, text))
+        if not matches:
+            continue  # no longer stated there: nothing to check
+        want = compute(root)
+        if want is None:
+            continue
+        want = want if isinstance(want, tuple) else (want,)
+        checked.setdefault(page, []).append(pattern)
+        for m in matches:
+            got = tuple(int(v.replace(",", "")) for v in m.groups() if v is not None)
+            if got != want[:len(got)]:
+                lineno = text.count("\n", 0, m.start()) + 1
+                problems.append(f"{page}:{lineno}: \"{m.group(0)}\": the tree has "
+                                f"{' and '.join(map(str, want[:len(got)]))} {what}")
+    for path in doc_files(root):
+        page = str(path.relative_to(root))
+        for start, para, offsets in paragraphs(path):
+            spans = [c.span() for pattern in checked.get(page, ()) for c in re.finditer(pattern, para)]
+            for m in TEST_COUNT.finditer(para):
+                if any(a < m.end() and m.start() < b for a, b in spans):
+                    continue  # computed above
+                end = SENTENCE_END.search(para, m.end())
+                before = max((s.end() for s in SENTENCE_END.finditer(para, 0, m.start())), default=0)
+                sentence = para[before:end.start() if end else len(para)]
+                if COMMIT.search(sentence) or COMMIT.search(para):
+                    continue
+                lineno = start + bisect.bisect_right(offsets, m.start()) - 1
+                problems.append(f"{page}:{lineno}: \"{m.group(0)}\": a count of tests that check_docs does not "
+                                f"compute (add it to COUNTS) and that names no commit it was counted on")
+    return problems
+
+
+def check_archive_links(root):
+    """The documentation as tools/archive_docs.py puts it into the release
+    archive (README.md, CHANGELOG.md, BENCHMARKS.md, docs/*.md,
+    packaging/archive/INSTALL.md as INSTALL.md, links made to point inside
+    the archive): every link resolves there."""
+    import archive_docs  # beside this file; it imports this module
+
+    with tempfile.TemporaryDirectory() as tmp:
+        tree = Path(tmp)
+        archive_docs.stage(root, tree)
+        return [f"in the release archive: {p}" for p in check_links(tree)]
+
+
 def check(root):
-    return check_links(root) + check_variables(root) + check_tests(root) + check_msrv(root)
+    return (check_links(root) + check_variables(root) + check_tests(root) + check_msrv(root)
+            + check_pgo_time(root) + check_archive_links(root) + check_counts(root))
 
 
 def self_test():
@@ -257,6 +495,25 @@ def self_test():
                          "names the C test grp.gone"),
         "stale msrv": ({"Cargo.toml": '[package]\nrust-version = "1.99"\n',
                         "README.md": good_readme + "\n**Rust 1.90 or newer**\n"}, "does not say **Rust 1.99 or newer**"),
+        "pgo time two ways": ({"README.md": good_readme + "\nThe `pgo` step took 291 s on commit d233f20.\n",
+                               "scripts/install.sh": "#   --pgo   profile-guided (scripts/pgo.sh, "
+                                                     "about 7 minutes on 1234abc)\n"},
+                              "time is stated in different ways"),
+        "archive link": ({"packaging/archive/INSTALL.md": "# Installing\n\n[the variables]"
+                                                          "(../../README.md#no-such-heading)\n"},
+                         "in the release archive: INSTALL.md:3: link to README.md#no-such-heading"),
+        "wrong count": ({"docs/RELIABILITY.md": "# R\n\n| fault injection (`fault.*`, 2 tests) | x |\n",
+                         "ffi-tests/fault/one.c": "int main(void) { return 0; }\n"},
+                        "\"`fault.*`, 2 tests\": the tree has 1 fault tests"),
+        "uncounted count": ({"docs/G.md": "# Guide\n\n## A, b: `c`\n\nAll 40 C tests pass.\n"},
+                            "\"40 C tests\": a count of tests that check_docs does not compute"),
+        "count with its commit": ({"docs/G.md": "# Guide\n\n## A, b: `c`\n\nAll 40 C tests passed on "
+                                                "commit 1234abc.\n"}, None),
+        "pgo and a time in another help item": ({"scripts/x.sh": '#   pgo     the profile-guided build\n'
+                                                                '#   soak    stress.soak for 25 s\n'
+                                                                'echo "${T_ONE:-}"\n'}, None),
+        "pgo time without commit": ({"docs/G.md": "# Guide\n\n## A, b: `c`\n\nThe profile-guided build: two "
+                                                  "builds, 6 to 7.5 minutes.\n"}, "without the commit"),
     }
     base = {
         "README.md": good_readme,
@@ -285,10 +542,18 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--root", type=Path, default=Path(__file__).resolve().parent.parent)
     parser.add_argument("--self-test", action="store_true", help="check that the checks catch what they should")
+    parser.add_argument("--links-only", action="store_true",
+                        help="check only the links and anchors (of DIR's *.md and docs/*.md)")
     args = parser.parse_args()
     if args.self_test:
         return self_test()
     root = args.root.resolve()
+    if args.links_only:
+        problems = check_links(root)
+        for p in problems:
+            print(p)
+        print(f"check_docs: {len(doc_files(root))} pages, {len(problems)} link problem(s)")
+        return 1 if problems else 0
     problems = check(root)
     for p in problems:
         print(p)
@@ -297,7 +562,9 @@ def main():
         print(f"check_docs: {len(problems)} problem(s) in {pages} pages")
         return 1
     print(f"check_docs: {pages} pages, every link resolves and every test named exists, the minimum Rust is "
-          f"Cargo.toml's; "
+          f"Cargo.toml's, the profile-guided build's time is stated one way with its commit, every link "
+          f"of the release archive's documentation resolves in it, {len(COUNTS)} kinds of count are the tree's "
+          f"and every other count of tests names its commit; "
           f"{len(variables_read(root))} environment variables read by the code, all in README.md's table")
     return 0
 
