@@ -7,7 +7,9 @@
  * frame, cleared to its own colour, reads back as that colour in every texel,
  * and Present shows it: the compositor sends the frame callback of every
  * presented frame (FIFO waits for them, so a surface the compositor does not
- * map would hang here, which the watchdog turns into a failure). Then the
+ * map would hang here, which the watchdog turns into a failure), and the
+ * compositor's screenshot shows the last one as a rectangle of the
+ * configured size in its colour. Then the
  * same for every other present mode of the capabilities. On Vulkan the
  * loader's instance extensions include VK_KHR_wayland_surface. */
 #include "wayland_util.h"
@@ -146,6 +148,19 @@ int main(void) {
   present_frames(&ctx, &w, surface, &config, 6, can_copy, &presented, &texels);
   printf("Fifo: %d frames presented and shown, %ld texels read back\n", presented, texels);
   CHECK_EQ(ctx.uncaptured_errors, 0);
+
+  /* The compositor shows the last frame: its screenshot has exactly a
+   * WIDTH x HEIGHT rectangle of that frame's colour (wherever the shell
+   * placed the window). This holds on every backend, CopySrc or not. */
+  WGPUColor last = colors[(presented - 1) % NCOLORS];
+  uint32_t rgb = (last.r > 0.5 ? 0xFF0000u : 0) | (last.g > 0.5 ? 0xFF00u : 0) | (last.b > 0.5 ? 0xFFu : 0);
+  int32_t box[4] = {0, 0, -1, -1};
+  long shown = wlwin_count_shown(&w, rgb, box);
+  printf("screenshot: %ld pixels of %06x, in (%d, %d)-(%d, %d)\n", shown, (unsigned)rgb, box[0], box[1], box[2],
+         box[3]);
+  CHECK_EQ(shown, (long)WIDTH * HEIGHT);
+  CHECK_EQ(box[2] - box[0] + 1, WIDTH);
+  CHECK_EQ(box[3] - box[1] + 1, HEIGHT);
 
   /* Every other present mode the surface offers. */
   for (size_t i = 0; i < mode_count; i++) {

@@ -2,7 +2,8 @@
  * configuration's size: on Wayland the buffer gives the window its size, so
  * each Configure with a new size gives frames of that size, which read back
  * (CopySrc, where the capabilities allow it) as their clear colour in every
- * texel and are shown (their frame callbacks come back); a frame that is out
+ * texel and are shown (their frame callbacks come back, and weston's
+ * screenshot has a rectangle of the new size in that colour); a frame that is out
  * when reconfiguring is destroyed (no present for it, using it is an error)
  * and the next one has the new size; after Unconfigure there is no frame,
  * and configuring again gives frames again. */
@@ -36,6 +37,17 @@ static int one_frame(Ctx *ctx, WlWin *w, WGPUSurface surface, const WGPUSurfaceC
   int shown = wlwin_wait_frames(w, asked, 5000 * harness_time_scale());
   if (!shown) printf("the frame callback of a %ux%u frame did not come back\n", config->width, config->height);
   CHECK(shown);
+  /* The compositor shows a rectangle of the new size in the frame's colour. */
+  uint32_t rgb = (color.r > 0.5 ? 0xFF0000u : 0) | (color.g > 0.5 ? 0xFF00u : 0) | (color.b > 0.5 ? 0xFFu : 0);
+  int32_t box[4] = {0, 0, -1, -1};
+  long pixels = wlwin_count_shown(w, rgb, box);
+  if (pixels != (long)config->width * config->height) {
+    printf("screenshot: %ld pixels of %06x in (%d, %d)-(%d, %d), for a %ux%u frame\n", pixels, (unsigned)rgb, box[0],
+           box[1], box[2], box[3], config->width, config->height);
+  }
+  CHECK_EQ(pixels, (long)config->width * config->height);
+  CHECK_EQ(box[2] - box[0] + 1, config->width);
+  CHECK_EQ(box[3] - box[1] + 1, config->height);
   return presented == WGPUStatus_Success;
 }
 
@@ -63,8 +75,11 @@ int main(void) {
   WGPUSurfaceConfiguration config = WGPU_SURFACE_CONFIGURATION_INIT;
   config.device = ctx.device;
   config.format = format;
-  config.width = 320;
-  config.height = 240;
+  /* The largest size first: the shell places the window for the size it
+   * first shows, and a window keeps its top-left corner as it changes size,
+   * so every later size stays inside the output (and the screenshots). */
+  config.width = 640;
+  config.height = 480;
   config.presentMode = WGPUPresentMode_Fifo;
   if (can_copy) config.usage |= WGPUTextureUsage_CopySrc;
   wgpuSurfaceConfigure(surface, &config);
@@ -73,9 +88,10 @@ int main(void) {
   long texels = 0;
   frames += one_frame(&ctx, &w, surface, &config, (WGPUColor){0, 0, 1, 1}, can_copy, &texels);
 
-  /* The window takes each new size. */
-  const uint32_t sizes[][2] = {{200, 150}, {640, 480}, {64, 32}, {1, 1}, {333, 77}};
-  const WGPUColor colors[] = {{0, 1, 0, 1}, {1, 0, 0, 1}, {1, 1, 1, 1}, {1, 0, 1, 1}, {0, 1, 1, 1}};
+  /* The window takes each new size, smaller and larger. */
+  const uint32_t sizes[][2] = {{200, 150}, {64, 32}, {1, 1}, {333, 77}, {480, 360}};
+  /* Pure colours that nothing else on weston's screen has (no white or black). */
+  const WGPUColor colors[] = {{0, 1, 0, 1}, {1, 0, 0, 1}, {1, 1, 0, 1}, {1, 0, 1, 1}, {0, 1, 1, 1}};
   for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
     config.width = sizes[i][0];
     config.height = sizes[i][1];
@@ -111,7 +127,7 @@ int main(void) {
   config.width = 256;
   config.height = 128;
   wgpuSurfaceConfigure(surface, &config);
-  frames += one_frame(&ctx, &w, surface, &config, (WGPUColor){0, 0, 0, 1}, can_copy, &texels);
+  frames += one_frame(&ctx, &w, surface, &config, (WGPUColor){1, 0, 1, 1}, can_copy, &texels);
   CHECK_EQ(ctx.uncaptured_errors, 0);
   printf("%d frames presented and shown at %zu sizes, %ld texels read back\n", frames,
          sizeof sizes / sizeof sizes[0] + 3, texels);

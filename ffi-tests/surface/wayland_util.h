@@ -14,11 +14,18 @@
 #ifndef WGPU_SHIM_WAYLAND_UTIL_H
 #define WGPU_SHIM_WAYLAND_UTIL_H
 
+/* memfd_create; before any system header (so this header comes first). */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+
 #include "harness.h"
 
 #include <dlfcn.h>
 #include <poll.h>
 #include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <wayland-client.h>
 
 #include "xdg-shell-client-protocol.h"
@@ -26,11 +33,26 @@
 /* CTest's SKIP_RETURN_CODE for these tests. */
 #define SURFACE_SKIP 77
 
+/* weston's screenshooter (weston 10's weston-screenshooter.xml, which Debian
+ * does not ship: its one request and event written out here). A client may
+ * use it when weston runs with --debug, as with_weston.sh starts it. */
+static const struct wl_interface *wlwin_shooter_types[] = {&wl_output_interface, &wl_buffer_interface};
+static const struct wl_message wlwin_shooter_requests[] = {{"take_shot", "oo", wlwin_shooter_types}};
+static const struct wl_message wlwin_shooter_events[] = {{"done", "", NULL}};
+static const struct wl_interface wlwin_shooter_interface = {
+    "weston_screenshooter", 1, 1, wlwin_shooter_requests, 1, wlwin_shooter_events};
+
 typedef struct {
   struct wl_display *display;
   struct wl_registry *registry;
   struct wl_compositor *compositor;
   struct xdg_wm_base *wm_base;
+  /* For screenshots (wlwin_screenshot): NULL where the compositor has none. */
+  struct wl_shm *shm;
+  struct wl_output *output;
+  struct wl_proxy *shooter;
+  int32_t output_width, output_height;
+  int shots_done;
   struct wl_surface *surface;
   struct xdg_surface *xdg_surface;
   struct xdg_toplevel *toplevel;
@@ -41,6 +63,35 @@ typedef struct {
   int frames_done;
 } WlWin;
 
+static void wlwin_on_output_geometry(void *data, struct wl_output *output, int32_t x, int32_t y, int32_t pw,
+                                     int32_t ph, int32_t subpixel, const char *make, const char *model,
+                                     int32_t transform) {
+  (void)data, (void)output, (void)x, (void)y, (void)pw, (void)ph, (void)subpixel, (void)make, (void)model;
+  (void)transform;
+}
+
+static void wlwin_on_output_mode(void *data, struct wl_output *output, uint32_t flags, int32_t width,
+                                 int32_t height, int32_t refresh) {
+  WlWin *w = (WlWin *)data;
+  (void)output, (void)refresh;
+  if (flags & WL_OUTPUT_MODE_CURRENT) {
+    w->output_width = width;
+    w->output_height = height;
+  }
+}
+
+static void wlwin_on_output_done(void *data, struct wl_output *output) { (void)data, (void)output; }
+
+static void wlwin_on_output_scale(void *data, struct wl_output *output, int32_t factor) {
+  (void)data, (void)output, (void)factor;
+}
+
+/* Designated: version 2 is bound, whose events these are. */
+static const struct wl_output_listener wlwin_output_listener = {.geometry = wlwin_on_output_geometry,
+                                                                .mode = wlwin_on_output_mode,
+                                                                .done = wlwin_on_output_done,
+                                                                .scale = wlwin_on_output_scale};
+
 static void wlwin_on_global(void *data, struct wl_registry *registry, uint32_t name, const char *interface,
                             uint32_t version) {
   WlWin *w = (WlWin *)data;
@@ -49,6 +100,13 @@ static void wlwin_on_global(void *data, struct wl_registry *registry, uint32_t n
                                                               version < 4 ? version : 4);
   } else if (strcmp(interface, xdg_wm_base_interface.name) == 0 && !w->wm_base) {
     w->wm_base = (struct xdg_wm_base *)wl_registry_bind(registry, name, &xdg_wm_base_interface, 1);
+  } else if (strcmp(interface, wl_shm_interface.name) == 0 && !w->shm) {
+    w->shm = (struct wl_shm *)wl_registry_bind(registry, name, &wl_shm_interface, 1);
+  } else if (strcmp(interface, wl_output_interface.name) == 0 && !w->output && version >= 2) {
+    w->output = (struct wl_output *)wl_registry_bind(registry, name, &wl_output_interface, 2);
+    wl_output_add_listener(w->output, &wlwin_output_listener, w);
+  } else if (strcmp(interface, wlwin_shooter_interface.name) == 0 && !w->shooter) {
+    w->shooter = (struct wl_proxy *)wl_registry_bind(registry, name, &wlwin_shooter_interface, 1);
   }
 }
 
@@ -186,11 +244,91 @@ static inline void wlwin_close(WlWin *w) {
   if (w->xdg_surface) xdg_surface_destroy(w->xdg_surface);
   if (w->surface) wl_surface_destroy(w->surface);
   if (w->wm_base) xdg_wm_base_destroy(w->wm_base);
+  if (w->shooter) wl_proxy_destroy(w->shooter);
+  if (w->output) wl_output_destroy(w->output);
+  if (w->shm) wl_shm_destroy(w->shm);
   if (w->compositor) wl_compositor_destroy(w->compositor);
   if (w->registry) wl_registry_destroy(w->registry);
   wl_display_roundtrip(w->display);
   wl_display_disconnect(w->display);
   w->display = NULL;
+}
+
+static void wlwin_on_shot_done(void *data, struct wl_proxy *shooter) {
+  (void)shooter;
+  ((WlWin *)data)->shots_done++;
+}
+
+static const struct {
+  void (*done)(void *data, struct wl_proxy *shooter);
+} wlwin_shooter_listener = {wlwin_on_shot_done};
+
+/* What the compositor shows: a screenshot of its output (weston's
+ * screenshooter, into a wl_shm buffer), in which it counts the pixels of
+ * colour 0xRRGGBB and their bounding box. Returns that count, or -1 (with a
+ * message) when no screenshot could be had. */
+static inline long wlwin_count_shown(WlWin *w, uint32_t rgb, int32_t box[4]) {
+  if (!w->shooter || !w->shm || !w->output) {
+    printf("no screenshot: the compositor has no %s (weston runs with --debug in with_weston.sh)\n",
+           !w->shooter ? "weston_screenshooter" : !w->shm ? "wl_shm" : "wl_output");
+    return -1;
+  }
+  if (w->output_width <= 0) wl_display_roundtrip(w->display);
+  int32_t width = w->output_width, height = w->output_height, stride = width * 4;
+  if (width <= 0 || height <= 0) {
+    printf("no screenshot: the output's mode is unknown\n");
+    return -1;
+  }
+  size_t size = (size_t)stride * (size_t)height;
+  int fd = memfd_create("wgpu-shim-screenshot", MFD_CLOEXEC);
+  if (fd < 0 || ftruncate(fd, (off_t)size) != 0) {
+    printf("no screenshot: no shared memory\n");
+    if (fd >= 0) close(fd);
+    return -1;
+  }
+  uint8_t *pixels = (uint8_t *)mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  if (pixels == MAP_FAILED) {
+    close(fd);
+    printf("no screenshot: mmap failed\n");
+    return -1;
+  }
+  memset(pixels, 0x5A, size);
+  struct wl_shm_pool *pool = wl_shm_create_pool(w->shm, fd, (int32_t)size);
+  struct wl_buffer *buffer = wl_shm_pool_create_buffer(pool, 0, width, height, stride, WL_SHM_FORMAT_ARGB8888);
+  wl_shm_pool_destroy(pool);
+  close(fd);
+  int before = w->shots_done;
+  if (before == 0 && wl_proxy_get_listener(w->shooter) == NULL) {
+    wl_proxy_add_listener(w->shooter, (void (**)(void)) & wlwin_shooter_listener, w);
+  }
+  wl_proxy_marshal_flags(w->shooter, 0, NULL, wl_proxy_get_version(w->shooter), 0, w->output, buffer);
+  double until = now_s() + 5.0 * harness_time_scale();
+  while (w->shots_done == before && now_s() < until) {
+    if (wl_display_roundtrip(w->display) < 0) break;
+  }
+  long count = -1;
+  if (w->shots_done > before) {
+    /* ARGB8888 in memory order: B, G, R, A. */
+    count = 0;
+    box[0] = width, box[1] = height, box[2] = -1, box[3] = -1;
+    for (int32_t y = 0; y < height; y++) {
+      for (int32_t x = 0; x < width; x++) {
+        const uint8_t *p = pixels + (size_t)y * (size_t)stride + (size_t)x * 4;
+        uint32_t c = ((uint32_t)p[2] << 16) | ((uint32_t)p[1] << 8) | p[0];
+        if (c != rgb) continue;
+        count++;
+        if (x < box[0]) box[0] = x;
+        if (y < box[1]) box[1] = y;
+        if (x > box[2]) box[2] = x;
+        if (y > box[3]) box[3] = y;
+      }
+    }
+  } else {
+    printf("no screenshot: weston_screenshooter.done did not come\n");
+  }
+  wl_buffer_destroy(buffer);
+  munmap(pixels, size);
+  return count;
 }
 
 /* A WGPUSurface for (display, surface) through WGPUSurfaceSourceWaylandSurface. */

@@ -5,8 +5,10 @@
 # It makes a private runtime folder (mode 0700, as XDG_RUNTIME_DIR must be),
 # starts weston there with its headless backend and the pixman renderer
 # (Debian 12's weston 10: `--backend=headless-backend.so`, `--use-pixman`;
-# no GPU, no seat, no config file), waits until weston listens on its socket,
-# runs PROGRAM with WAYLAND_DISPLAY and XDG_RUNTIME_DIR set to it (and DISPLAY
+# no GPU, no seat; a config file of its own, below; `--debug`, under which
+# any client may take a screenshot through weston_screenshooter, as the tests
+# do to see what the compositor shows), waits until weston listens on its
+# socket, runs PROGRAM with WAYLAND_DISPLAY and XDG_RUNTIME_DIR set to it (and DISPLAY
 # unset, so that nothing reaches an X server instead), then stops weston.
 # Each test has its own folder and socket, so tests running in parallel never
 # collide.
@@ -40,8 +42,13 @@ chmod 0700 "$dir"
 socket=wayland-test
 log="$dir/weston.log"
 
-XDG_RUNTIME_DIR="$dir" weston --backend=headless-backend.so --use-pixman --width=1024 --height=768 \
-  --socket="$socket" --idle-time=0 --no-config --log="$log" >"$dir/weston.out" 2>&1 </dev/null &
+# No animations (desktop-shell's default fades the whole output in from
+# black after start-up, which would dim what the tests' screenshots see) and
+# no panel (whose icons could have the colours the tests count).
+printf '[shell]\nstartup-animation=none\nanimation=none\nclose-animation=none\nfocus-animation=none\npanel-position=none\n' \
+  >"$dir/weston.ini"
+XDG_RUNTIME_DIR="$dir" weston --backend=headless-backend.so --use-pixman --width=1024 --height=768 --debug \
+  --socket="$socket" --idle-time=0 --config="$dir/weston.ini" --log="$log" >"$dir/weston.out" 2>&1 </dev/null &
 weston=$!
 
 cleanup() {
