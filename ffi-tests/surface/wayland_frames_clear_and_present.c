@@ -85,7 +85,9 @@ int main(void) {
   /* On Vulkan, the driver's WSI has Wayland (lavapipe: Mesa's wsi_wl). */
   if (backend == WGPUBackendType_Vulkan) {
     int has = wl_vulkan_has_instance_extension("VK_KHR_wayland_surface");
-    if (has != 1) printf("the Vulkan loader does not list VK_KHR_wayland_surface (%d)\n", has);
+    printf("VK_KHR_wayland_surface: %s\n", has == 1   ? "an instance extension of the Vulkan driver"
+                                            : has == 0 ? "NOT an instance extension of the Vulkan driver"
+                                                       : "the Vulkan loader (libvulkan.so.1) cannot be loaded");
     CHECK_EQ(has, 1);
   }
 
@@ -171,8 +173,9 @@ int main(void) {
     int p = presented;
     long t = texels;
     present_frames(&ctx, &w, surface, &config, 3, can_copy, &presented, &texels);
-    printf("present mode %d: %d frames presented and shown, %ld texels read back\n", (int)modes[i], presented - p,
-           texels - t);
+    const char *names[] = {"Undefined", "Fifo", "FifoRelaxed", "Immediate", "Mailbox"};
+    printf("%s: %d frames presented and shown, %ld texels read back\n",
+           (unsigned)modes[i] < 5 ? names[modes[i]] : "unknown present mode", presented - p, texels - t);
     CHECK_EQ(ctx.uncaptured_errors, 0);
   }
   printf("in all: %d frames presented (and the first), %ld texels read back\n", presented, texels);
