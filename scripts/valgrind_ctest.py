@@ -72,8 +72,10 @@ def run_one(test, supp, log_dir):
         *(o.format(supp_dir=os.path.dirname(supp)) for o in PER_TEST.get(test["name"], [])),
     ]
     command = test["command"]
-    # The surface tests run as `sh with_xvfb.sh EXE`: valgrind goes on EXE.
-    if len(command) > 2 and os.path.basename(command[0]) == "sh" and command[1].endswith("with_xvfb.sh"):
+    # The surface tests run as `sh with_xvfb.sh EXE` or `sh with_weston.sh
+    # EXE`: valgrind goes on EXE.
+    wrappers = ("with_xvfb.sh", "with_weston.sh")
+    if len(command) > 2 and os.path.basename(command[0]) == "sh" and command[1].endswith(wrappers):
         cmd = command[:2] + cmd + command[2:]
     else:
         cmd = cmd + command
