@@ -32,8 +32,10 @@
  *     later handle may reuse its value: take it out of the array before the
  *     release that closes it, as this program then does.)
  *
- * Prints the data line and the loop thread's CPU/wall during the wait. Exit
- * status 0 when every check held; 1 otherwise. */
+ * Prints the data line and the loop thread's CPU/wall during the wait (under
+ * Wine a thread's CPU time comes in 10 ms steps, so a wait that costs less
+ * reads 0; a busy loop would read the whole wait). Exit status 0 when every
+ * check held; 1 otherwise. */
 #if !defined(_WIN32)
 #error "wait_multiple_objects.c is a Windows program (event_loop.c and libuv_loop.c are its POSIX forms)"
 #endif
@@ -104,7 +106,9 @@ static void wm_await(Ep *e, HANDLE event, HANDLE timer, uint32_t dispatches, dou
   }
   double wall = ep_clock(CLOCK_MONOTONIC) - wall0, cpu = ep_clock(CLOCK_THREAD_CPUTIME_ID) - cpu0;
   if (wm_check_calls(&map, &done, WGPUMapAsyncStatus_Success) != 0) return;
-  if (WaitForSingleObject(event, 0) != WAIT_TIMEOUT) EP_FAIL("the readiness event is still set after both callbacks ran");
+  if (WaitForSingleObject(event, 0) != WAIT_TIMEOUT) {
+    EP_FAIL("the readiness event is still set after both callbacks ran");
+  }
   ep_check_data(e);
   double ratio = wall > 0 ? cpu / wall : 1.0;
   printf("callbacks: map and work-done once each, in that order, on the loop thread (%d wakeup(s) on the readiness "
