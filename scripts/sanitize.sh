@@ -26,7 +26,7 @@
 #                                     exit barrier its releases leave the
 #                                     driver's objects to the OS on purpose
 #                                     (docs/DECISIONS.md)
-#   Python-hosted tests (eventloop.python_asyncio_example, bindings.*):
+#   Python-hosted tests (eventloop.python_*, bindings.*):
 #                                     python3 is not built with ASan, so the
 #                                     runtime is LD_PRELOADed into it, with
 #                                     detect_leaks=0 (CPython does not free
@@ -68,8 +68,9 @@ RUSTFLAGS="-Zsanitizer=address -Cforce-frame-pointers=yes" \
 section "sanitize: C tests (-fsanitize=address,undefined)"
 flags="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
 python_env="LD_PRELOAD=$libasan;ASAN_OPTIONS=allocator_may_return_null=1:detect_leaks=0:halt_on_error=1"
-# The binding tests reuse the venvs of the normal C tests when those exist.
-for v in wgpu-py-venv:WGPU_PY_VENV pygfx-venv:WGPU_PYGFX_VENV; do
+# The binding and event-loop Python tests reuse the venvs of the normal C
+# tests when those exist.
+for v in wgpu-py-venv:WGPU_PY_VENV pygfx-venv:WGPU_PYGFX_VENV trio-venv:WGPU_SHIM_TRIO_VENV qt-venv:WGPU_SHIM_QT_VENV; do
   if [ -d "build/ffi-tests/${v%%:*}" ]; then
     python_env="$python_env;${v##*:}=$WGPU_SHIM_ROOT/build/ffi-tests/${v%%:*}"
   fi

@@ -37,7 +37,10 @@
 #   unit        cargo test --release (built by the build step)
 #   ffi-tests   CMake + CTest of ffi-tests/ in build/ffi-tests, then the
 #               futures, mapping and event-loop tests again with
-#               WGPU_SHIM_FENCE_WAIT=1
+#               WGPU_SHIM_FENCE_WAIT=1; the event-loop tests include the
+#               trio/anyio and Qt (PySide6) examples, whose packages the tests
+#               pip-install into venvs of build/ffi-tests (trio-venv, qt-venv),
+#               and the libuv example (Debian's libuv1-dev, found by CMake)
 #   demo        examples/ built through the CMake package (wgpu_shim::wgpu_shim) and run
 #   demo-static the same against wgpu_shim::wgpu_shim_static, and run
 #   bench-smoke benches/smoke.sh: the benchmark program's smoke pass (it

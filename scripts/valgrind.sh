@@ -30,7 +30,7 @@ SUBSET='^(objects[.](command_encoder_ops|string_view_inputs|refcounting)|mapping
 # sets WGPU_SHIM_FENCE_WAIT=1, where lavapipe busy-waits, and memcheck runs
 # one thread at a time, so the test takes about 10 minutes (memcheck does
 # report the bug it guards against; the ASan run covers it).
-EXCLUDE='^(abi|bindings|stress|fault)[.]|python_asyncio|^futures[.]device_released_during_waitany$'
+EXCLUDE='^(abi|bindings|stress|fault)[.]|python_(asyncio|trio|qt)|^futures[.]device_released_during_waitany$'
 
 all=0
 jobs=2

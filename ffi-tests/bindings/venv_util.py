@@ -48,11 +48,11 @@ def ensure(requirements, module, venv_var, default_dir):
     try:
         __import__(module)
         return
-    except ImportError:
-        pass
+    except ImportError as e:
+        why = str(e)  # e.g. a shared library the package loads is missing from the system
     wanted = " ".join(requirements)
     if os.environ.get("WGPU_SHIM_IN_VENV"):
-        cannot_run(f"{module} is not importable in the venv {sys.prefix} (pip install {wanted})")
+        cannot_run(f"{module} is not importable in the venv {sys.prefix} ({why}; pip install {wanted})")
     env_dir = Path(os.environ.get(venv_var, default_dir))
     py = env_dir / "bin" / "python"
     if not py.exists() or subprocess.run([str(py), "-c", f"import {module}"], capture_output=True).returncode != 0:
