@@ -56,7 +56,13 @@ pub(crate) fn required_features(names: &[WGPUFeatureName], available: wgt::Featu
         }
         match all_features().find(|(n, _)| *n == name) {
             Some((_, f)) if available.contains(*f) => out |= *f,
-            Some(_) => return Err(format!("the adapter does not support feature {:#x}", name.0)),
+            // wgpu-core's wording, which bindings match (wgpu-py's tests do).
+            Some(_) => {
+                return Err(format!(
+                    "Unsupported features were requested: {:#x} (the adapter does not have it)",
+                    name.0
+                ))
+            }
             None => return Err(format!("feature {:#x} is not supported by this implementation", name.0)),
         }
     }

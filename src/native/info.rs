@@ -36,10 +36,18 @@ pub unsafe extern "C" fn wgpuGenerateReport(instance: WGPUInstance, report: *mut
             unsafe { (boundary::arg::<Instance>(instance, "instance")?, boundary::out_arg(report, "report")?) };
         let r = instance.global.generate_report();
         let h = &r.hub;
+        // The shared GL adapter (`objects/gl_adapter.rs`) counts once per
+        // WGPUAdapter alive, as the ids wgpu-native makes per request would.
+        let mut adapters = registry(&h.adapters);
+        if matches!(*instance.gl_adapter.lock(), Some(Some(_))) {
+            let alive = instance.gl_adapters_alive.load(std::sync::atomic::Ordering::Acquire);
+            adapters.numAllocated = adapters.numAllocated.saturating_sub(1) + alive;
+            adapters.numKeptFromUser = adapters.numKeptFromUser.saturating_sub(1) + alive;
+        }
         *out = WGPUGlobalReport {
             surfaces: registry(&r.surfaces),
             hub: WGPUHubReport {
-                adapters: registry(&h.adapters),
+                adapters,
                 devices: registry(&h.devices),
                 queues: registry(&h.queues),
                 pipelineLayouts: registry(&h.pipeline_layouts),

@@ -41,7 +41,9 @@ pub(crate) const EXITING: &str = "the process is exiting: the graphics driver ma
 
 impl Drop for Adapter {
     fn drop(&mut self) {
-        if !self.shared {
+        if self.shared {
+            self.instance.gl_adapters_alive.fetch_sub(1, Ordering::AcqRel);
+        } else {
             crate::ffi::boundary::in_drop("an adapter", || self.instance.global.adapter_drop(self.id));
         }
     }
@@ -156,6 +158,9 @@ impl Adapter {
     /// Wraps a wgpu-core adapter that `instance` found; `shared`: the instance's GL one, which the
     /// instance owns (`gl_adapter.rs`).
     pub(crate) fn with_owner(instance: Arc<Instance>, id: AdapterId, shared: bool) -> Adapter {
+        if shared {
+            instance.gl_adapters_alive.fetch_add(1, Ordering::AcqRel);
+        }
         Adapter { header: Default::default(), instance, id, consumed: AtomicBool::new(false), shared }
     }
 

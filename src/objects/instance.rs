@@ -66,6 +66,9 @@ pub(crate) struct Instance {
     /// The instance's one GL adapter once enumerated (`None` inside: it has
     /// none), shared by every GL `WGPUAdapter` (`gl_adapter.rs`).
     pub(crate) gl_adapter: Mutex<Option<Option<wgpu_core::id::AdapterId>>>,
+    /// The `WGPUAdapter`s alive that hold the shared GL adapter (for
+    /// `wgpuGenerateReport`).
+    pub(crate) gl_adapters_alive: std::sync::atomic::AtomicUsize,
 }
 
 /// An entry of the instance's device list: the queue's serial, the device,
@@ -236,6 +239,7 @@ pub unsafe extern "C" fn wgpuCreateInstance(descriptor: *const WGPUInstanceDescr
             devices: Mutex::new(Vec::new()),
             next_device_serial: AtomicU64::new(1),
             gl_adapter: Mutex::new(None),
+            gl_adapters_alive: Default::default(),
         });
         let at_exit: Arc<dyn crate::engine::exit::AtExit> = instance.clone();
         crate::engine::exit::finish_at_exit(Arc::downgrade(&at_exit));
