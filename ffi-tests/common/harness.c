@@ -8,6 +8,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -119,12 +120,42 @@ void ctx_on_lost(WGPUDevice const *device, WGPUDeviceLostReason reason, WGPUStri
 
 int ctx_init(Ctx *ctx) { return ctx_init_mode(ctx, WGPUCallbackMode_AllowSpontaneous); }
 
+/* The display create_instance tells the instance about (type None: none). */
+static WGPUNativeDisplayHandle instance_display;
+
+void harness_set_instance_display(WGPUNativeDisplayHandle display) { instance_display = display; }
+
+/* WGPU_BACKEND as a WGPUInstanceExtras.backends mask (which replaces what the
+ * library reads from WGPU_BACKEND). */
+static WGPUInstanceBackend backends_from_env(void) {
+  const char *b = getenv("WGPU_BACKEND");
+  if (!b) return WGPUInstanceBackend_All;
+  if (strcmp(b, "gl") == 0 || strcmp(b, "opengl") == 0) return WGPUInstanceBackend_GL;
+  if (strcmp(b, "vulkan") == 0) return WGPUInstanceBackend_Vulkan;
+  if (strcmp(b, "dx12") == 0) return WGPUInstanceBackend_DX12;
+  if (strcmp(b, "metal") == 0) return WGPUInstanceBackend_Metal;
+  return WGPUInstanceBackend_All;
+}
+
 WGPUInstance create_instance(int timed_wait_any) {
   WGPUInstanceFeatureName features[] = {WGPUInstanceFeatureName_TimedWaitAny};
   WGPUInstanceDescriptor desc = WGPU_INSTANCE_DESCRIPTOR_INIT;
   if (timed_wait_any) {
     desc.requiredFeatureCount = 1;
     desc.requiredFeatures = features;
+  }
+  /* On GL, the display a surface test opened: the GL backend (EGL) presents
+   * only to windows of the display it was made with. The struct is wgpu.h's,
+   * which would turn wgpu-native compatibility on (docs/COMPATIBILITY.md):
+   * these tests check the standard's rules, so they keep it off. */
+  WGPUInstanceExtras extras;
+  memset(&extras, 0, sizeof extras);
+  if (instance_display.type != WGPUNativeDisplayHandleType_None && backends_from_env() == WGPUInstanceBackend_GL) {
+    setenv("WGPU_SHIM_COMPAT", "standard", 0);
+    extras.chain.sType = (WGPUSType)WGPUSType_InstanceExtras;
+    extras.backends = backends_from_env();
+    extras.displayHandle = instance_display;
+    desc.nextInChain = &extras.chain;
   }
   return wgpuCreateInstance(&desc);
 }

@@ -6,6 +6,7 @@
 #define WGPU_SHIM_TEST_HARNESS_H
 
 #include <webgpu/webgpu.h>
+#include <webgpu/wgpu.h>
 
 #include <stdint.h>
 #include <stdio.h>
@@ -124,6 +125,12 @@ void harness_skip(const char *fmt, ...) __attribute__((format(printf, 1, 2), nor
  * (llvmpipe's OpenGL runs compute dispatches there), so nothing stays in
  * flight for a test about waiting. */
 void harness_skip_if_job_ran_in_submit(Ctx *ctx, double submit_s, double wait_s);
+
+/* Under WGPU_BACKEND=gl, tells every instance create_instance makes from now
+ * on about `display` (WGPUInstanceExtras.displayHandle, with backends GL;
+ * WGPU_SHIM_COMPAT=standard keeps the standard's rules): the GL backend
+ * presents only to windows of the display it was made with. */
+void harness_set_instance_display(WGPUNativeDisplayHandle display);
 
 /* The backend of ctx's adapter (Undefined if its info cannot be read). */
 WGPUBackendType harness_backend(Ctx *ctx);

@@ -7,7 +7,7 @@ int main(void) {
   XWin w;
   int skip = xwin_open(&w, 64, 64);
   if (skip) return skip;
-  WGPUInstance instance = wgpuCreateInstance(NULL);
+  WGPUInstance instance = create_instance(0); /* told about w's display (the GL backend needs it) */
   REQUIRE(instance != NULL);
   WGPUSurface surface = surface_from_xlib(instance, &w);
   REQUIRE(surface != NULL);

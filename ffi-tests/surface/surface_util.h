@@ -35,6 +35,12 @@ static inline int xwin_open(XWin *w, unsigned width, unsigned height) {
     return SURFACE_SKIP;
   }
   int screen = DefaultScreen(w->display);
+  WGPUNativeDisplayHandle handle;
+  memset(&handle, 0, sizeof handle);
+  handle.type = WGPUNativeDisplayHandleType_Xlib;
+  handle.data.xlib.display = w->display;
+  handle.data.xlib.screen = screen;
+  harness_set_instance_display(handle);
   w->window = XCreateSimpleWindow(w->display, RootWindow(w->display, screen), 0, 0, width, height, 0,
                                   BlackPixel(w->display, screen), BlackPixel(w->display, screen));
   XMapWindow(w->display, w->window);
@@ -49,6 +55,9 @@ static inline void xwin_resize(XWin *w, unsigned width, unsigned height) {
 
 static inline void xwin_close(XWin *w) {
   if (!w->display) return;
+  WGPUNativeDisplayHandle none;
+  memset(&none, 0, sizeof none);
+  harness_set_instance_display(none);
   XDestroyWindow(w->display, w->window);
   XCloseDisplay(w->display);
   w->display = NULL;

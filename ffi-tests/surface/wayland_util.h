@@ -368,6 +368,12 @@ static void wl_on_device(WGPURequestDeviceStatus status, WGPUDevice device, WGPU
 static inline int wl_ctx_init(Ctx *ctx, WGPUSurface *surface, WlWin *w) {
   memset(ctx, 0, sizeof *ctx);
   *surface = NULL;
+  /* EGL (the GL backend) presents only to surfaces of its own display. */
+  WGPUNativeDisplayHandle handle;
+  memset(&handle, 0, sizeof handle);
+  handle.type = WGPUNativeDisplayHandleType_Wayland;
+  handle.data.wayland.display = w->display;
+  harness_set_instance_display(handle);
   ctx->instance = create_instance(1);
   if (!ctx->instance) return -1;
   *surface = surface_from_wayland(ctx->instance, w->display, w->surface);

@@ -19,6 +19,12 @@ int main(void) {
   xcb_map_window(connection, window);
   xcb_flush(connection);
 
+  WGPUNativeDisplayHandle handle;
+  memset(&handle, 0, sizeof handle);
+  handle.type = WGPUNativeDisplayHandleType_Xcb;
+  handle.data.xcb.connection = connection;
+  handle.data.xcb.screen = screen_index;
+  harness_set_instance_display(handle);
   Ctx ctx;
   REQUIRE(ctx_init(&ctx) == 0);
   WGPUSurfaceSourceXCBWindow src = WGPU_SURFACE_SOURCE_XCB_WINDOW_INIT;
