@@ -120,10 +120,11 @@ double now_s(void);
  * for a test whose subject this adapter or backend does not have. */
 void harness_skip(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 
-/* Reports SKIP when a GPU job's wgpuQueueSubmit took submit_s and the wait
- * after it only wait_s: the driver ran the job inside the submit
- * (llvmpipe's OpenGL runs compute dispatches there), so nothing stays in
- * flight for a test about waiting. */
+/* Reports SKIP when, on an OpenGL adapter, a GPU job's wgpuQueueSubmit took
+ * submit_s and the wait after it only wait_s: the driver ran the job inside
+ * the submit (llvmpipe's OpenGL runs compute dispatches there), so nothing
+ * stays in flight for a test about waiting. (lavapipe's Vulkan submit can
+ * take long too, but only waiting for the job before it.) */
 void harness_skip_if_job_ran_in_submit(Ctx *ctx, double submit_s, double wait_s);
 
 /* Under WGPU_BACKEND=gl, tells every instance create_instance makes from now
