@@ -214,8 +214,8 @@ typedef enum WGPUNativeDisplayHandleType {
 
 /* ---- Structures ------------------------------------------------------ */
 
-/* Display connections an instance may be told about (for surfaces, which
- * this build does not have: accepted and ignored). */
+/* The display connection an instance may be told about: the OpenGL backend
+ * (EGL) presents only to windows of that display. */
 typedef struct WGPUXlibDisplayHandle {
     void * display;
     int screen;
@@ -239,8 +239,9 @@ typedef struct WGPUNativeDisplayHandle {
     } data;
 } WGPUNativeDisplayHandle;
 
-/* Chained to WGPUInstanceDescriptor: backends and instance flags (used),
- * the rest (DirectX 12, GL, memory budgets, display handle) is ignored. */
+/* Chained to WGPUInstanceDescriptor: backends, instance flags, the GL
+ * options and the display handle are used; the DirectX 12 options and the
+ * memory budgets are ignored. */
 typedef struct WGPUInstanceExtras {
     WGPUChainedStruct chain;
     WGPUInstanceBackend backends;
