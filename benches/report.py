@@ -684,9 +684,15 @@ def gl_section(d: dict) -> str:
         (table(["backend", "library", "scenario", "why"], failed) if failed else "Nothing."),
         "",
         "- On GL, WaitAny's waiting thread sleeps (0.01 CPU/wall), but its round trip is several times the spin's "
-        "on ProcessEvents, and the process's CPU is high meanwhile. The progress thread sleeps in "
-        "`eglClientWaitSyncKHR`. Whether the time goes to that wait's wake-up or to the work reaching the GPU "
-        "only at the thread's `glFlush` is not measured yet; the performance issue holds it.", "",
+        "on ProcessEvents. `benches/egl_wait.c` (no library in between, same machine, commit "
+        f"{d.get('probe_commit', '?')}) shows where the time goes: a thread asleep in `eglClientWaitSyncKHR` "
+        "wakes 2 to 15 µs after the fence, as soon as one spinning on it (`glClientWaitSync` takes 1.2 ms or "
+        "more), but making the context current on a thread other than the last one costs about 300 µs on this "
+        "driver (8 µs on the same thread). Every time the progress thread touches the context (to insert its "
+        "sync, and in wgpu-core's poll, which reads wgpu-hal's fence under the context lock) the context moves "
+        "there and back. The spin on ProcessEvents keeps it on one thread. Closing the gap (WaitAny and "
+        "`wgpuDevicePoll` waiting on the EGL sync themselves and polling on their own thread, as they do on "
+        "Vulkan) belongs to the performance issue.", "",
     ]
     return "\n".join(out)
 
