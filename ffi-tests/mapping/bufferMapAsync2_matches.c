@@ -93,16 +93,15 @@ int main(void) {
     CHECK_EQ(atomic_load(&a.status), WGPUMapAsyncStatus_Aborted);
 
     /* Mode 0 (invalid callback mode): the callback runs once inside the
-     * call with Error, through a future that is complete (DECISIONS "A
+     * call with Error, and the future is the null future (DECISIONS "A
      * rejected asynchronous call"); the buffer is not left Pending. */
     MapResult z;
     mu_map_result_init(&z);
     WGPUFuture fz = fn(buf, WGPUMapMode_Read, 0, 64, mu_map_info((WGPUCallbackMode)0, &z));
-    CHECK(fz.id != 0);
+    CHECK(fz.id == 0);
     CHECK_EQ(atomic_load(&z.calls), 1);
     CHECK_EQ(atomic_load(&z.status), WGPUMapAsyncStatus_Error);
     wgpuInstanceProcessEvents(ctx.instance);
-    CHECK_EQ(mu_wait(ctx.instance, fz), WGPUWaitStatus_Success);
     CHECK_EQ(atomic_load(&z.calls), 1);
     CHECK(wgpuBufferGetMapState(buf) != WGPUBufferMapState_Mapped);
     wgpuBufferUnmap(buf);

@@ -165,14 +165,13 @@ impl<'r, M: MakeFail> OnReject<'r, M> {
             Outcome::Done(why) => fail(Some(why)),
             Outcome::Cancelled => fail(None),
         };
-        match self.registry {
-            // An invalid mode allows no delivery; the call's own end is the
-            // one place that still reaches the application.
-            Some(registry) => match self.mode {
-                Some(mode) => registry.register_done(mode, self.source, why, callback),
-                None => registry.register_rejected_mode(self.source, why, callback),
-            },
-            None => {
+        match (self.registry, self.mode) {
+            (Some(registry), Some(mode)) => registry.register_done(mode, self.source, why, callback),
+            // An invalid mode allows no delivery, and no instance means
+            // nothing to wait on: the call's own end is the one place that
+            // still reaches the application, and the future is the null
+            // future (as Dawn returns for an invalid mode).
+            _ => {
                 crate::futures::run_untracked(why, callback);
                 WGPUFuture { id: 0 }
             }
@@ -187,8 +186,7 @@ impl<'r, M: MakeFail> OnReject<'r, M> {
 /// - with a known instance and a valid mode: in that mode, through a
 ///   future that is complete at once (WaitAny on it returns Success);
 /// - with a known instance and an invalid mode: before the call returns, as
-///   an `AllowSpontaneous` callback would, through a future that is
-///   complete at once;
+///   an `AllowSpontaneous` callback would; the future is the null future;
 /// - without an instance (NULL or invalid handle): before the call returns;
 ///   the future is the null future, since there is no instance to wait on.
 pub(crate) fn call_async<'r, M: MakeFail>(
