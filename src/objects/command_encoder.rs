@@ -213,6 +213,10 @@ pub unsafe extern "C" fn wgpuCommandEncoderWriteTimestamp(
                 boundary::arg::<QuerySet>(query_set, "querySet")?,
             )
         };
+        if set.no_queries() {
+            encoder.invalidate(format!("wgpuCommandEncoderWriteTimestamp: query index {query_index} is out of range of a query set of 0 queries"));
+            return Ok(());
+        }
         encoder.check(encoder.device.global().command_encoder_write_timestamp(encoder.id, set.id, query_index));
         Ok(())
     })
@@ -241,6 +245,13 @@ pub unsafe extern "C" fn wgpuCommandEncoderResolveQuerySet(
                 boundary::arg::<Buffer>(destination, "destination")?,
             )
         };
+        if set.no_queries() && (first_query > 0 || query_count > 0) {
+            encoder.invalidate(format!(
+                "wgpuCommandEncoderResolveQuerySet: queries {first_query}..{} are out of range of a query set of 0 queries",
+                u64::from(first_query) + u64::from(query_count)
+            ));
+            return Ok(());
+        }
         encoder.check(encoder.device.global().command_encoder_resolve_query_set(
             encoder.id,
             set.id,

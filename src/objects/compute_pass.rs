@@ -141,6 +141,11 @@ pub(crate) unsafe fn timestamp_writes(
         return Ok(Err(crate::conv::chain_error(why)));
     }
     let index = |i: u32| (i != WGPU_QUERY_SET_INDEX_UNDEFINED).then_some(i);
+    if set.no_queries() {
+        if let Some(i) = index(tw.beginningOfPassWriteIndex).or(index(tw.endOfPassWriteIndex)) {
+            return Ok(Err(format!("timestampWrites: query index {i} is out of range of a query set of 0 queries")));
+        }
+    }
     Ok(Ok(Some(PassTimestampWrites {
         query_set: set.id,
         beginning_of_pass_write_index: index(tw.beginningOfPassWriteIndex),

@@ -38,6 +38,23 @@ impl Drop for QuerySet {
 }
 
 refcounted!(QuerySet, WGPUQuerySet, wgpuQuerySetAddRef, wgpuQuerySetRelease);
+
+impl QuerySet {
+    /// The set has no queries (made with `count == 0`, on a wgpu-core set
+    /// of one): any query index of it is out of range, which wgpu-core
+    /// cannot see.
+    pub(crate) fn no_queries(&self) -> bool {
+        self.count == 0
+    }
+
+    /// What a render pass hands wgpu-core as its occlusion query set: none
+    /// for an occlusion set of no queries (the pass is valid as long as it
+    /// begins no query, and wgpu-core refuses any it begins for want of a
+    /// set); else the set, whose type and indices wgpu-core checks.
+    pub(crate) fn occlusion_set_for_core(&self) -> Option<wgpu_core::id::QuerySetId> {
+        (!(self.no_queries() && self.ty == WGPUQueryType::Occlusion)).then_some(self.id)
+    }
+}
 set_label!(QuerySet, WGPUQuerySet, wgpuQuerySetSetLabel);
 
 /// The query type; Timestamp needs the TimestampQuery feature (wgpu-core
@@ -77,7 +94,11 @@ pub unsafe extern "C" fn wgpuDeviceCreateQuerySet(
         let global = device.global();
         let id = match converted {
             Ok(ty) => {
-                let core_desc = wgt::QuerySetDescriptor { label: crate::conv::label(&label), ty, count: desc.count };
+                // A set of no queries is valid (wgpu-core refuses one): it
+                // stands on a set of one, and every use of an index of it
+                // is refused here (`QuerySet::no_queries`).
+                let core_desc =
+                    wgt::QuerySetDescriptor { label: crate::conv::label(&label), ty, count: desc.count.max(1) };
                 let (id, error) = global.device_create_query_set(device.id, &core_desc, None);
                 if let Some(e) = error {
                     device.report(e);

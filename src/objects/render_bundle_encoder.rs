@@ -40,6 +40,9 @@ pub(crate) struct RenderBundleEncoder {
     /// (`compat::Rule::RenderBundleWithoutAttachments`); wgpu-core got a
     /// stand-in color format, and the bundle is refused by every pass.
     no_attachments: bool,
+    /// Debug groups pushed and not popped yet (wgpu-core does not check a
+    /// bundle's balance; the standard makes an unbalanced one invalid).
+    debug_depth: Mutex<u32>,
 }
 
 impl Object for RenderBundleEncoder {
@@ -88,6 +91,7 @@ impl RenderBundleEncoder {
 unsafe fn read_descriptor<'a>(
     desc: &WGPURenderBundleEncoderDescriptor,
     label: &'a str,
+    features: wgt::Features,
 ) -> boundary::ApiResult<Result<RenderBundleEncoderDescriptor<'a>, String>> {
     // SAFETY: the chain and array are valid (caller).
     let (chain, formats) = unsafe {
@@ -121,6 +125,9 @@ unsafe fn read_descriptor<'a>(
             None => return Ok(Err(format!("depthStencilFormat {:#x} is not a WGPUTextureFormat", f.0))),
         },
     };
+    if let Err(why) = check_formats(&color_formats, depth_stencil.as_ref(), features) {
+        return Ok(Err(why));
+    }
     Ok(Ok(RenderBundleEncoderDescriptor {
         label: crate::conv::label(label),
         color_formats: std::borrow::Cow::Owned(color_formats),
@@ -128,6 +135,39 @@ unsafe fn read_descriptor<'a>(
         sample_count: desc.sampleCount,
         multiview: None,
     }))
+}
+
+/// The standard's checks of a bundle's formats that wgpu-core leaves out:
+/// each color format is color-renderable on a device with `features`, the
+/// depth-stencil format is a depth or stencil one, and there is at least
+/// one attachment (an attachment-less encoder is the caller's
+/// compatibility rule).
+fn check_formats(
+    colors: &[Option<wgt::TextureFormat>],
+    depth_stencil: Option<&wgt::RenderBundleDepthStencil>,
+    features: wgt::Features,
+) -> Result<(), String> {
+    for (i, format) in colors.iter().enumerate() {
+        let Some(format) = format else { continue };
+        let usages = format.guaranteed_format_features(features).allowed_usages;
+        if format.is_depth_stencil_format() || !usages.contains(wgt::TextureUsages::RENDER_ATTACHMENT) {
+            return Err(format!("colorFormats[{i}] {format:?} is not a color-renderable format"));
+        }
+    }
+    if let Some(ds) = depth_stencil {
+        if !ds.format.is_depth_stencil_format() {
+            return Err(format!("depthStencilFormat {:?} is not a depth or stencil format", ds.format));
+        }
+    }
+    if colors.iter().all(Option::is_none)
+        && depth_stencil.is_none()
+        && !crate::compat::allows(crate::compat::Rule::RenderBundleWithoutAttachments)
+    {
+        return Err("the descriptor has no attachment: every colorFormats entry is Undefined and so is \
+                    depthStencilFormat"
+            .into());
+    }
+    Ok(())
 }
 
 /// Creates a render bundle encoder. A format `Undefined` in `colorFormats`
@@ -150,7 +190,7 @@ pub unsafe extern "C" fn wgpuDeviceCreateRenderBundleEncoder(
         // SAFETY: the label view is valid (caller).
         let label = unsafe { boundary::label_arg(desc.label, "label") }?;
         // SAFETY: the descriptor's contents are valid (caller).
-        let read = unsafe { read_descriptor(desc, &label) }?;
+        let read = unsafe { read_descriptor(desc, &label, device.features) }?;
         let global = device.global();
         let no_attachments = matches!(&read, Ok(d) if d.color_formats.iter().all(Option::is_none) && d.depth_stencil.is_none())
             && crate::compat::allows(crate::compat::Rule::RenderBundleWithoutAttachments);
@@ -185,6 +225,7 @@ pub unsafe extern "C" fn wgpuDeviceCreateRenderBundleEncoder(
             invalid,
             poison: Mutex::new(poison),
             no_attachments,
+            debug_depth: Mutex::new(0),
         };
         Ok(Handle::into_raw(Arc::new(encoder)))
     })
@@ -220,6 +261,10 @@ pub unsafe extern "C" fn wgpuRenderBundleEncoderFinish(
         };
         if let Err(why) = chain {
             encoder.poison(format!("wgpuRenderBundleEncoderFinish: {}", crate::conv::chain_error(why)));
+        }
+        let open = std::mem::take(&mut *encoder.debug_depth.lock());
+        if open > 0 {
+            encoder.poison(format!("wgpuRenderBundleEncoderFinish: {open} debug group(s) pushed and never popped"));
         }
         let device = &encoder.device;
         let global = device.global();
@@ -304,18 +349,6 @@ recording_exports! {
     /// `render_bundle_encoder` and `indirect_buffer` are live handles.
     pub unsafe extern "C" fn wgpuRenderBundleEncoderDrawIndexedIndirect(render_bundle_encoder: WGPURenderBundleEncoder, indirect_buffer: WGPUBuffer, indirect_offset: u64) => indirect(render_bundle_encoder_draw_indexed_indirect);
 
-    /// Opens a debug group in the bundle.
-    ///
-    /// # Safety
-    /// `render_bundle_encoder` is a live handle; `group_label` is a valid view.
-    pub unsafe extern "C" fn wgpuRenderBundleEncoderPushDebugGroup(render_bundle_encoder: WGPURenderBundleEncoder, group_label: WGPUStringView) => label(render_bundle_encoder_push_debug_group, "groupLabel");
-
-    /// Closes the innermost debug group of the bundle.
-    ///
-    /// # Safety
-    /// `render_bundle_encoder` is a live handle.
-    pub unsafe extern "C" fn wgpuRenderBundleEncoderPopDebugGroup(render_bundle_encoder: WGPURenderBundleEncoder) => plain(render_bundle_encoder_pop_debug_group);
-
     /// Inserts a debug marker in the bundle.
     ///
     /// # Safety
@@ -353,6 +386,55 @@ pub unsafe extern "C" fn wgpuRenderBundleEncoderSetImmediates(
             return Ok(());
         }
         enc.record(|g, e| g.render_bundle_encoder_set_immediates(e, offset, bytes));
+        Ok(())
+    })
+}
+
+/// Opens a debug group in the bundle. Groups must be balanced when the
+/// bundle is finished (else `Finish` gives an invalid bundle).
+///
+/// # Safety
+/// `render_bundle_encoder` is a live handle; `group_label` is a valid view.
+#[no_mangle]
+pub unsafe extern "C" fn wgpuRenderBundleEncoderPushDebugGroup(
+    render_bundle_encoder: WGPURenderBundleEncoder,
+    group_label: WGPUStringView,
+) {
+    call("wgpuRenderBundleEncoderPushDebugGroup", (), || {
+        // SAFETY: the C caller passes a live handle and a valid view.
+        let (enc, label) = unsafe {
+            (
+                boundary::arg::<RenderBundleEncoder>(render_bundle_encoder, "renderBundleEncoder")?,
+                boundary::label_arg(group_label, "groupLabel")?,
+            )
+        };
+        *enc.debug_depth.lock() += 1;
+        enc.record(|g, e| g.render_bundle_encoder_push_debug_group(e, &label));
+        Ok(())
+    })
+}
+
+/// Closes the innermost debug group of the bundle. With none open, the
+/// bundle is invalid (reported by `Finish`).
+///
+/// # Safety
+/// `render_bundle_encoder` is a live handle.
+#[no_mangle]
+pub unsafe extern "C" fn wgpuRenderBundleEncoderPopDebugGroup(render_bundle_encoder: WGPURenderBundleEncoder) {
+    call("wgpuRenderBundleEncoderPopDebugGroup", (), || {
+        // SAFETY: the C caller passes a live handle.
+        let enc = unsafe { boundary::arg::<RenderBundleEncoder>(render_bundle_encoder, "renderBundleEncoder") }?;
+        let was_open = {
+            let mut depth = enc.debug_depth.lock();
+            let open = *depth > 0;
+            *depth = depth.saturating_sub(1);
+            open
+        };
+        if !was_open {
+            enc.poison("wgpuRenderBundleEncoderPopDebugGroup: no debug group is open".into());
+            return Ok(());
+        }
+        enc.record(|g, e| g.render_bundle_encoder_pop_debug_group(e));
         Ok(())
     })
 }

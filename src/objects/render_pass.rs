@@ -201,7 +201,7 @@ unsafe fn read_descriptor<'a>(
     } else {
         // SAFETY: a live query set (caller); wgpu-core checks its type and
         // the indices.
-        Some(unsafe { boundary::arg::<QuerySet>(desc.occlusionQuerySet, "occlusionQuerySet") }?.id)
+        unsafe { boundary::arg::<QuerySet>(desc.occlusionQuerySet, "occlusionQuerySet") }?.occlusion_set_for_core()
     };
     // SAFETY: NULL or a valid struct with a live query set (caller).
     let timestamp_writes = match unsafe { crate::objects::compute_pass::timestamp_writes(desc.timestampWrites) }? {

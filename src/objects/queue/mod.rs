@@ -60,7 +60,9 @@ pub unsafe extern "C" fn wgpuQueueSubmit(queue: WGPUQueue, command_count: usize,
 /// Submits `list` (shared by `wgpuQueueSubmit` and wgpu.h's
 /// `wgpuQueueSubmitForIndex`): under the maintenance lock, counted as queue
 /// work for work-done futures. Returns the submission index, or `None` when
-/// nothing was submitted (the error is reported on the device).
+/// nothing was submitted (the error is reported on the device). Every
+/// command buffer of a failed submit is used up, as the standard says, also
+/// when the list holds a NULL or foreign handle.
 ///
 /// # Safety
 /// Every element of `list` is NULL or a live command buffer handle.
@@ -69,15 +71,24 @@ pub(crate) unsafe fn submit(queue: &Queue, list: &[WGPUCommandBuffer]) -> bounda
     // Inline for the usual few command buffers: a submit allocates nothing here.
     let mut ids: smallvec::SmallVec<[_; 4]> = smallvec::SmallVec::with_capacity(list.len());
     let mut problem = None;
+    let mut bad_handle = None;
     for (i, &raw) in list.iter().enumerate() {
-        // SAFETY: each element is a live command buffer (caller).
-        let cb = unsafe { boundary::arg::<CommandBuffer>(raw, "commands[i]") }?;
-        match cb.use_id() {
-            Some(id) => ids.push(id),
-            None => {
-                problem.get_or_insert(format!("Submit: commands[{i}] was already submitted or is invalid"));
+        // SAFETY: each element is NULL or a live command buffer (caller).
+        match unsafe { boundary::arg::<CommandBuffer>(raw, "commands[i]") } {
+            Ok(cb) => match cb.use_id() {
+                Some(id) => ids.push(id),
+                None => {
+                    problem.get_or_insert(format!("Submit: commands[{i}] was already submitted or is invalid"));
+                }
+            },
+            // Rejected once every other command buffer is used up too.
+            Err(reject) => {
+                bad_handle.get_or_insert(reject);
             }
         }
+    }
+    if let Some(reject) = bad_handle {
+        return Err(reject);
     }
     if let Some(why) = problem {
         // Nothing is submitted when one command buffer is bad; the others
