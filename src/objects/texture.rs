@@ -39,6 +39,10 @@ pub(crate) struct Texture {
     usage: WGPUTextureUsage,
     /// Set by the first `Destroy`.
     destroyed: AtomicBool,
+    /// The wgpu-core descriptor it was made with (none for an invalid
+    /// texture or a surface frame), for the stand-in of a view made after
+    /// `Destroy` ([`Texture::view_source`]).
+    remake: Option<wgpu_core::resource::TextureDescriptor<'static>>,
     /// Dropped after the wgpu-core texture: a surface frame keeps here the
     /// wgpu-core surface it came from when that surface had to be retired
     /// while the frame still lived (`surface/mod.rs`).
@@ -82,7 +86,34 @@ impl Texture {
             format,
             usage,
             destroyed: AtomicBool::new(false),
+            remake: None,
             drop_after: Mutex::new(None),
+        }
+    }
+
+    /// The wgpu-core texture a new view is made of, and whether it is a
+    /// stand-in to destroy once the view exists. A destroyed texture's view
+    /// must be valid, and only a submit that uses it fails (WebGPU checks a
+    /// destroyed texture at submit); wgpu-core refuses to make a view of a
+    /// destroyed texture, so the view is made of a fresh texture of the
+    /// same descriptor, destroyed at once: the view then behaves as one
+    /// made before `Destroy`. Where no stand-in can be made (an invalid
+    /// texture, a frame, no memory), the view is made of the texture itself
+    /// and is invalid, as before.
+    fn view_source(&self) -> (TextureId, bool) {
+        if !self.destroyed.load(Ordering::Acquire) {
+            return (self.id, false);
+        }
+        let Some(desc) = &self.remake else { return (self.id, false) };
+        let global = self.device.global();
+        let (id, error) = global.device_create_texture(self.device.id, desc, None);
+        match error {
+            None => (id, true),
+            Some(e) => {
+                log::debug!(target: "wgpu_shim", "no stand-in for a view of a destroyed texture ({e}): the view is invalid");
+                global.texture_drop(id);
+                (self.id, false)
+            }
         }
     }
 
@@ -130,18 +161,19 @@ pub unsafe extern "C" fn wgpuDeviceCreateTexture(
             (label, converted)
         };
         let global = device.global();
-        let id = match converted {
+        let (id, remake) = match converted {
             Ok(core_desc) => {
                 let (id, error) = global.device_create_texture(device.id, &core_desc, None);
+                let remake = error.is_none().then(|| core_desc.map_label(|_| None));
                 if let Some(e) = error {
                     device.report(e);
                 }
-                id
+                (id, remake)
             }
             Err(why) => {
                 let id = invalid_texture(device, &label);
                 device.report_validation(format!("wgpuDeviceCreateTexture {label:?}: {why}"));
-                id
+                (id, None)
             }
         };
         let texture = Arc::new(Texture {
@@ -160,6 +192,7 @@ pub unsafe extern "C" fn wgpuDeviceCreateTexture(
             format: desc.format,
             usage: desc.usage,
             destroyed: AtomicBool::new(false),
+            remake,
             drop_after: Mutex::new(None),
         });
         Ok(Handle::into_raw(texture))
@@ -203,7 +236,12 @@ pub unsafe extern "C" fn wgpuTextureCreateView(
         let global = device.global();
         let id = match converted {
             Ok(core_desc) => {
-                let (id, error) = global.texture_create_view(texture.id, &core_desc, None);
+                let (source, stand_in) = texture.view_source();
+                let (id, error) = global.texture_create_view(source, &core_desc, None);
+                if stand_in {
+                    global.texture_destroy(source);
+                    global.texture_drop(source);
+                }
                 if let Some(e) = error {
                     device.report(e);
                 }
