@@ -17,7 +17,7 @@
 #   docs        python3 tools/check_docs.py: links and anchors in README.md,
 #               *.md and docs/*.md resolve (also as the release archive
 #               ships them), the tests they name exist, every environment
-#               variable the code reads is in README.md's table, the counts
+#               variable the code reads is in docs/ENVIRONMENT.md's table, the counts
 #               of tests they state are the tree's (or name their commit),
 #               the minimum Rust is Cargo.toml's and the PGO build's time is
 #               stated one way with its commit (and --self-test: the checks
