@@ -418,7 +418,7 @@ COUNTS = [
     ("docs/RELIABILITY.md", r"(?P<n>\d[\d,]*) and (?P<n2>\d[\d,]*) files now",
      "files of fuzz/corpus/api_seq and api_seq_lost",
      lambda r: (count_files(r / "fuzz" / "corpus" / "api_seq"), count_files(r / "fuzz" / "corpus" / "api_seq_lost"))),
-    ("README.md", r"Every one of the (?P<n>\d[\d,]*) functions `wgpu\.h` declares",
+    ("docs/WGPU_NATIVE.md", r"Every one of the (?P<n>\d[\d,]*) functions `wgpu\.h` declares",
      "functions include/webgpu/wgpu.h declares (WGPU_EXPORT)", wgpu_h_functions),
 ]
 
