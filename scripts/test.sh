@@ -268,8 +268,8 @@ ffi_tests() {
       -R '^(futures|mapping|eventloop)[.]' -E 'long_wait_sleeps_in_os'
 }
 
-# The C tests that do not run in the GL pass, each with why (the README
-# lists them): pattern<TAB>reason.
+# The C tests that do not run in the GL pass, each with why
+# (docs/PLATFORMS.md, "OpenGL", lists them): pattern<TAB>reason.
 gl_excluded=(
   $'^eventloop[.](example_|python_)\tthe examples\' ~200 ms GPU job runs inside wgpuQueueSubmit on llvmpipe\'s OpenGL, so the loop has nothing to wait for (the harness tests say the same in their SKIP line)'
   $'^bindings[.]pygfx$\tpygfx 0.17 asks for the float32-filterable feature, which llvmpipe\'s OpenGL lacks: its device request fails there on wgpu-native as here'
