@@ -17,7 +17,7 @@
 #   docs        python3 tools/check_docs.py: links and anchors in README.md,
 #               *.md and docs/*.md resolve (also as the release archive
 #               ships them), the tests they name exist, every environment
-#               variable the code reads is in README.md's table, the counts
+#               variable the code reads is in docs/ENVIRONMENT.md's table, the counts
 #               of tests they state are the tree's (or name their commit),
 #               the minimum Rust is Cargo.toml's and the PGO build's time is
 #               stated one way with its commit (and --self-test: the checks
@@ -268,8 +268,8 @@ ffi_tests() {
       -R '^(futures|mapping|eventloop)[.]' -E 'long_wait_sleeps_in_os'
 }
 
-# The C tests that do not run in the GL pass, each with why (the README
-# lists them): pattern<TAB>reason.
+# The C tests that do not run in the GL pass, each with why
+# (docs/PLATFORMS.md, "OpenGL", lists them): pattern<TAB>reason.
 gl_excluded=(
   $'^eventloop[.](example_|python_)\tthe examples\' ~200 ms GPU job runs inside wgpuQueueSubmit on llvmpipe\'s OpenGL, so the loop has nothing to wait for (the harness tests say the same in their SKIP line)'
   $'^bindings[.]pygfx$\tpygfx 0.17 asks for the float32-filterable feature, which llvmpipe\'s OpenGL lacks: its device request fails there on wgpu-native as here'

@@ -6,7 +6,8 @@
    (in the same page or another Markdown page) names a heading there, as
    GitHub turns headings into anchors.
 2. Every environment variable the code reads appears in the first column
-   of README.md's "Environment variables" table. "The code" is: the Rust
+   of the "Environment variables" table of docs/ENVIRONMENT.md (ENV_PAGE),
+   which README.md links to. "The code" is: the Rust
    sources (`env::var("X")`, `env::var_os("X")`) of src/ and build.rs; the
    shell scripts in scripts/ and benches/ (`${X:-...}`, `${X-...}`,
    `${X+...}`, `${X:+...}`, `${X:=...}`: a variable read with a default is one
@@ -39,8 +40,8 @@
 
 Exits 0 when everything holds; otherwise prints one line per problem and
 exits 1. `--self-test` runs the checks on small trees made for the purpose
-(a broken link, a broken anchor, a missing variable, a missing test, a
-stale minimum Rust, the PGO time stated two ways or without its commit, a
+(a broken link, a broken anchor, a missing variable, a variable table
+that is missing or left in README.md alone, a missing test, a stale minimum Rust, the PGO time stated two ways or without its commit, a
 dangling link in the archive's INSTALL.md, a wrong count of fault tests, a
 count of tests that nothing computes and names no commit, and trees
 without problems) and exits 1 unless each is judged as it should be.
@@ -190,15 +191,23 @@ def variables_read(root):
     return {k: v for k, v in found.items() if k not in IGNORED}
 
 
+# The page whose "Environment variables" table lists every variable the code reads.
+ENV_PAGE = "docs/ENVIRONMENT.md"
+
+
 def documented_variables(root):
-    readme = root / "README.md"
-    if not readme.is_file():
+    """The variables in the first column of the table under ENV_PAGE's
+    heading "Environment variables" (of any level, up to the next heading);
+    None when the page is missing."""
+    page = root / ENV_PAGE
+    if not page.is_file():
         return None
     names = set()
     in_section = False
-    for line in readme.read_text(encoding="utf-8").split("\n"):
-        if line.startswith("## "):
-            in_section = line.strip() == "## Environment variables"
+    for line in strip_code(page.read_text(encoding="utf-8"), inline=False).split("\n"):
+        m = HEADING.match(line)
+        if m:
+            in_section = m.group(2) == "Environment variables"
             continue
         if in_section and line.startswith("|"):
             first = line.split("|")[1]
@@ -209,10 +218,10 @@ def documented_variables(root):
 def check_variables(root):
     documented = documented_variables(root)
     if documented is None:
-        return ["README.md is missing"]
+        return [f"{ENV_PAGE} is missing"]
     if not documented:
-        return ["README.md has no \"## Environment variables\" table"]
-    return [f"{where}: reads {name}, which README.md's environment variable table does not list"
+        return [f"{ENV_PAGE} has no \"Environment variables\" table"]
+    return [f"{where}: reads {name}, which {ENV_PAGE}'s environment variable table does not list"
             for name, where in sorted(variables_read(root).items()) if name not in documented]
 
 
@@ -409,7 +418,7 @@ COUNTS = [
     ("docs/RELIABILITY.md", r"(?P<n>\d[\d,]*) and (?P<n2>\d[\d,]*) files now",
      "files of fuzz/corpus/api_seq and api_seq_lost",
      lambda r: (count_files(r / "fuzz" / "corpus" / "api_seq"), count_files(r / "fuzz" / "corpus" / "api_seq_lost"))),
-    ("README.md", r"Every one of the (?P<n>\d[\d,]*) functions `wgpu\.h` declares",
+    ("docs/WGPU_NATIVE.md", r"Every one of the (?P<n>\d[\d,]*) functions `wgpu\.h` declares",
      "functions include/webgpu/wgpu.h declares (WGPU_EXPORT)", wgpu_h_functions),
 ]
 
@@ -482,15 +491,24 @@ def check(root):
 
 def self_test():
     """Each bad tree must fail with the expected problem; the good one pass."""
-    good_readme = ("# T\n\nSee [the guide](docs/G.md#a-b-c) and [here](#environment-variables).\n\n"
-                   "```sh\n[not a link](nowhere.md)\n```\n\n## Environment variables\n\n"
-                   "| Variable | Meaning |\n|---|---|\n| `T_ONE`, `T_TWO` | x |\n")
+    good_readme = ("# T\n\nSee [the guide](docs/G.md#a-b-c) and [the variables](docs/ENVIRONMENT.md).\n\n"
+                   "```sh\n[not a link](nowhere.md)\n```\n")
+    table = "| Variable | Meaning |\n|---|---|\n| `T_ONE`, `T_TWO` | x |\n"
+    env_page = "# Environment variables\n\n" + table
     trees = {
         "good": ({}, None),
         "broken link": ({"README.md": good_readme.replace("docs/G.md", "docs/Missing.md")}, "does not exist"),
         "broken anchor": ({"docs/G.md": "# Guide\n\n## A, b: `c`\n\n[back](../README.md#nothing-here)\n"},
                           "no heading with anchor #nothing-here"),
         "missing variable": ({"scripts/x.sh": 'echo "${T_ONE:-}${T_THREE:-1}"\n'}, "reads T_THREE"),
+        "variable in another section": ({"docs/ENVIRONMENT.md": env_page + "\n## Other\n\n| `T_THREE` | y |\n",
+                                         "scripts/x.sh": 'echo "${T_ONE:-}${T_THREE:-1}"\n'}, "reads T_THREE"),
+        "variable table in README only": ({"docs/ENVIRONMENT.md": "# Environment variables\n\nNone.\n",
+                                           "README.md": good_readme + "\n## Environment variables\n\n" + table},
+                                          "has no \"Environment variables\" table"),
+        "no variable page": ({"docs/ENVIRONMENT.md": None, "docs/G.md": "# Guide\n\n## A, b: `c`\n",
+                              "README.md": good_readme.replace("[the variables](docs/ENVIRONMENT.md)", "x")},
+                             "docs/ENVIRONMENT.md is missing"),
         "missing test": ({"docs/G.md": "# Guide\n\n## A, b: `c`\n\nTests: `grp.there`, `grp.gone`.\n"},
                          "names the C test grp.gone"),
         "stale msrv": ({"Cargo.toml": '[package]\nrust-version = "1.99"\n',
@@ -517,7 +535,8 @@ def self_test():
     }
     base = {
         "README.md": good_readme,
-        "docs/G.md": "# Guide\n\n## A, b: `c`\n\n[back](../README.md#environment-variables)\n",
+        "docs/G.md": "# Guide\n\n## A, b: `c`\n\n[back](../README.md#t) [variables](ENVIRONMENT.md#environment-variables)\n",
+        "docs/ENVIRONMENT.md": env_page,
         "src/lib.rs": 'fn f() { let _ = std::env::var("T_TWO"); }\n',
         "scripts/x.sh": 'echo "${T_ONE:-}"\n',
         "ffi-tests/grp/there.c": "int main(void) { return 0; }\n",
@@ -527,6 +546,8 @@ def self_test():
         with tempfile.TemporaryDirectory() as tmp:
             root = Path(tmp)
             for rel, text in {**base, **changes}.items():
+                if text is None:  # a file this tree leaves out
+                    continue
                 (root / rel).parent.mkdir(parents=True, exist_ok=True)
                 (root / rel).write_text(text, encoding="utf-8")
             problems = check(root)
@@ -565,7 +586,7 @@ def main():
           f"Cargo.toml's, the profile-guided build's time is stated one way with its commit, every link "
           f"of the release archive's documentation resolves in it, {len(COUNTS)} kinds of count are the tree's "
           f"and every other count of tests names its commit; "
-          f"{len(variables_read(root))} environment variables read by the code, all in README.md's table")
+          f"{len(variables_read(root))} environment variables read by the code, all in {ENV_PAGE}'s table")
     return 0
 
 

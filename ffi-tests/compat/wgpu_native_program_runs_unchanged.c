@@ -1,5 +1,5 @@
-/* Rule (DECISIONS "Selecting wgpu-native compatibility"; README "Switching
- * from wgpu-native"): a program written for wgpu-native, which calls a wgpu.h
+/* Rule (DECISIONS "Selecting wgpu-native compatibility"; WGPU_NATIVE
+ * "wgpu-native compatibility"): a program written for wgpu-native, which calls a wgpu.h
  * function first (wgpuSetLogLevel, as wgpu-native's examples do), runs as it
  * does on wgpu-native v29:
  * - callback infos left at their INIT value (mode 0) are accepted: adapter

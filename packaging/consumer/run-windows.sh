@@ -308,7 +308,7 @@ lld_link="$(command -v lld-link || compgen -c lld-link- | sort -V | tail -1 || t
 if [ ! -f "$prefix/lib/wgpu_shim.dll.lib" ]; then
   echo "consumer-windows: the archive has no lib/wgpu_shim.dll.lib (MSVC): step 5 skipped"
 elif [ -z "$lld_link" ]; then
-  # Under CI a missing tool is a failure (README, "Prerequisites").
+  # Under CI a missing tool is a failure (docs/TESTING.md, "What SKIP means").
   case "${CI:-}" in
     true | 1 | yes)
       echo "consumer-windows: FAIL: no lld-link (Debian package lld) to link with lib/wgpu_shim.dll.lib" >&2
