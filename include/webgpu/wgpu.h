@@ -10,10 +10,10 @@
  * The Rust side of this header (src/native/abi.rs) is generated from this
  * file by tools/gen_wgpu_native.py, together with compile-time checks that
  * the Rust structs have the C layout; edit this file, then run the tool.
- * What wgpu-shim does with each extension, including the few it cannot
- * support (Metal objects, DirectX/GL and surface options), is in the
- * README section "Switching from wgpu-native"; docs/DECISIONS.md lists the
- * behaviour wgpu-native leaves unspecified.
+ * What wgpu-shim does with each extension, including the few options it
+ * ignores (the DirectX 12 ones, memory budgets, API tracing), is in
+ * docs/WGPU_NATIVE.md; docs/DECISIONS.md lists the behaviour wgpu-native
+ * leaves unspecified.
  *
  * Layout rules the generator relies on: one declaration per line, enum
  * and flag values written as literals, struct fields one per line.

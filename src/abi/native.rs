@@ -10,7 +10,7 @@ use core::mem::{align_of, offset_of, size_of};
 use crate::abi::*;
 
 /// FNV-1a hash of the header this file was generated from.
-pub const HEADER_FNV1A: u64 = 0x00260d86bdffd692;
+pub const HEADER_FNV1A: u64 = 0xf9fbf3dfbf134203;
 
 pub type WGPUSubmissionIndex = u64;
 
