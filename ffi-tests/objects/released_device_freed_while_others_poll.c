@@ -101,9 +101,23 @@ int main(void) {
          made, most, at_end);
   CHECK_EQ(made, DEVICES);
   /* Before the fix: about one in four released devices stayed allocated
-   * while the pollers ran. A device whose teardown is still running may be
-   * counted, hence the small bound rather than 0. */
-  CHECK(most <= 5);
+   * while the pollers ran (10 of these 40). A device whose teardown is still
+   * running may be counted, hence the small bound rather than 0: a poller
+   * that holds a device while it polls finishes its teardown. On OpenGL a
+   * poll waits for the one context lock, which the busy device's threads
+   * keep taking, so pollers hold devices longer (2 to 6 counted, measured on
+   * llvmpipe). */
+  int gl = 0;
+  {
+    WGPUAdapter a = mu_request_adapter(g_inst);
+    WGPUAdapterInfo info = WGPU_ADAPTER_INFO_INIT;
+    if (a && wgpuAdapterGetInfo(a, &info) == WGPUStatus_Success) {
+      gl = info.backendType == WGPUBackendType_OpenGL;
+      wgpuAdapterInfoFreeMembers(info);
+    }
+    if (a) wgpuAdapterRelease(a);
+  }
+  CHECK(most <= (gl ? 8u : 5u));
   CHECK(at_end <= 2);
 
   atomic_store(&g_stop, 1);
