@@ -192,10 +192,10 @@ impl State<'_> {
 
     /// A call with an invalid callback mode is rejected, and still calls
     /// back exactly once, with Error (0x3 for every status enum used here),
-    /// by its return, and returns a (complete) future (docs/DECISIONS.md,
-    /// "A rejected asynchronous call").
+    /// by its return, and returns the null future, as Dawn does
+    /// (docs/DECISIONS.md, "A rejected asynchronous call").
     fn check_rejected(&self, future: WGPUFuture, rec: &Rec, what: &str) {
-        self.check(future.id != 0, &format!("{what} with an invalid mode returned future 0"));
+        self.check(future.id == 0, &format!("{what} with an invalid mode returned a future other than the null one"));
         self.check(
             rec.calls.load(Ordering::Acquire) == 1,
             &format!("{what} with an invalid mode did not call back once"),
