@@ -98,8 +98,8 @@ pub(crate) struct OnReject<'r, M: MakeFail> {
 }
 
 impl<'r, M: MakeFail> OnReject<'r, M> {
-    /// The registry of the call's instance: a rejection from now on gets a
-    /// real future, complete at once.
+    /// The registry of the call's instance: a rejection from now on (with
+    /// a valid mode) gets a real future, complete at once.
     pub(crate) fn registry(&mut self, registry: &'r Arc<Registry>, source: Source) {
         self.registry = Some(registry);
         self.source = source;
