@@ -12,6 +12,10 @@
 //! - [`drivers`]: keeps drivers loaded until the process exits.
 //! - [`exit`]: the exit barrier that keeps the library's threads out of a
 //!   driver being torn down at exit.
+//! - [`map_view`]: the views of mapped memory the application gets,
+//!   which never go stale.
+//! - `vk_memory` (Linux): host memory of the library's own behind
+//!   host-visible Vulkan memory, so that views can be zero-copy.
 //! - [`fault`]: test-only fault injection (feature `fault-injection`).
 
 pub(crate) mod drivers;
@@ -20,6 +24,9 @@ pub(crate) mod fault;
 pub(crate) mod fence;
 #[cfg(all(unix, not(target_vendor = "apple")))]
 pub(crate) mod gl_fence;
+pub(crate) mod map_view;
 pub(crate) mod progress;
 pub(crate) mod spin;
 pub(crate) mod tracking;
+#[cfg(target_os = "linux")]
+pub(crate) mod vk_memory;

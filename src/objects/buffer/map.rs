@@ -22,6 +22,7 @@ use super::range::Ranges;
 use super::Buffer;
 use crate::abi::*;
 use crate::engine::fault::{self, Fault};
+use crate::engine::map_view::{self, View};
 use crate::ffi::boundary::{self, reject, ApiResult};
 use crate::ffi::callback::{Fail, MakeFail, OnReject, SendFn, UserData};
 use crate::futures::{Completer, Outcome, Source};
@@ -30,17 +31,23 @@ type MapResult = (WGPUMapAsyncStatus, String);
 
 /// Where the bytes of a mapping are.
 enum Memory {
-    /// wgpu-core's mapping; the pointer is the start of the mapped range.
-    Core(*mut u8),
-    /// Host memory standing in for an invalid buffer mapped at creation.
-    Host(Box<[u8]>),
+    /// The view the application is given (`engine/map_view`): never the
+    /// driver's pointer, so that it can be retired at unmap.
+    View(View),
+    /// A valid buffer mapped at creation, before its view is made.
+    Unfetched,
     /// A zero-sized mapping.
     Empty,
 }
 
-// SAFETY: the pointer refers to mapped memory that any thread may use while
-// the buffer is mapped (map state is process-global in webgpu.h).
-unsafe impl Send for Memory {}
+impl Memory {
+    /// Retires the view; a written copy reaches the buffer first.
+    fn close(self) {
+        if let Memory::View(view) = self {
+            view.close(true);
+        }
+    }
+}
 
 enum Phase {
     Unmapped,
@@ -73,25 +80,6 @@ pub(crate) struct MapState {
 
 static GENERATION: AtomicU64 = AtomicU64::new(1);
 
-/// `len` (> 0) zeroed bytes, or `None` when the allocator refuses them.
-/// Zeroed by the allocator, not written here: the pages of a large mapping
-/// that is never written cost nothing (a write of every byte would make an
-/// overcommitted allocation fault in all of it).
-fn zeroed_bytes(len: usize) -> Option<Box<[u8]>> {
-    let layout = std::alloc::Layout::array::<u8>(len).ok()?;
-    if layout.size() == 0 {
-        return None;
-    }
-    // SAFETY: the layout has a non-zero size.
-    let ptr = unsafe { std::alloc::alloc_zeroed(layout) };
-    if ptr.is_null() {
-        return None;
-    }
-    // SAFETY: `ptr` is a live allocation of `len` initialised bytes with the
-    // layout of a `[u8]` of that length, owned by nobody else.
-    Some(unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, len)) })
-}
-
 impl MapState {
     /// The state of a new buffer; `None` when host memory for an invalid
     /// buffer mapped at creation cannot be allocated.
@@ -103,9 +91,9 @@ impl MapState {
                 Memory::Empty
             } else if valid {
                 // Filled in by `Buffer::finish_creation_mapping`.
-                Memory::Core(std::ptr::null_mut())
+                Memory::Unfetched
             } else {
-                Memory::Host(zeroed_bytes(usize::try_from(size).ok()?)?)
+                Memory::View(View::open(map_view::Source::Blank, usize::try_from(size).ok()?, true)?)
             };
             Phase::Mapped { write: true, offset: 0, size, memory, ranges: Ranges::default(), core: valid }
         };
@@ -126,14 +114,19 @@ impl Buffer {
     /// Returns `false` when wgpu-core has no mapping to give.
     pub(crate) fn finish_creation_mapping(&self) -> bool {
         let size = self.size;
-        let needs = matches!(self.state.lock().phase, Phase::Mapped { memory: Memory::Core(p), .. } if p.is_null());
+        let needs = matches!(self.state.lock().phase, Phase::Mapped { memory: Memory::Unfetched, .. });
         if !needs {
             return true;
         }
         match self.device.global().buffer_get_mapped_range(self.id, 0, Some(size)) {
             Ok((ptr, _)) => {
-                if let Phase::Mapped { memory: Memory::Core(p), .. } = &mut self.state.lock().phase {
-                    *p = ptr.as_ptr();
+                // wgpu-core zeroes a buffer mapped at creation.
+                let Some(view) = View::open(map_view::Source::DriverZeroed(ptr.as_ptr()), size as usize, true) else {
+                    log::error!(target: "wgpu_shim", "mappedAtCreation: no address space for a view of {size} bytes");
+                    return false;
+                };
+                if let Phase::Mapped { memory, .. } = &mut self.state.lock().phase {
+                    *memory = Memory::View(view);
                 }
                 true
             }
@@ -150,7 +143,12 @@ impl Buffer {
         let (completer, core_mapped) = match std::mem::replace(&mut state.phase, Phase::Unmapped) {
             Phase::Unmapped => return,
             Phase::Pending { completer, .. } => (completer, true),
-            Phase::Mapped { core, .. } => (None, core),
+            Phase::Mapped { core, memory, .. } => {
+                // Before wgpu-core's unmap: a written copy reaches the
+                // buffer while its mapping is still there.
+                memory.close();
+                (None, core)
+            }
         };
         drop(state);
         if let Some(completer) = completer {
@@ -174,14 +172,16 @@ impl Buffer {
         }
     }
 
-    /// Aborts a pending map (the buffer's last release).
-    pub(crate) fn abort_pending_map(&self) {
-        // A buffer never mapped (nor asked to be) has no map to abort: no
+    /// The buffer's last release: aborts a pending map and ends a mapping
+    /// (keeping what was written), so that the application's views are
+    /// retired (docs/MAPPING.md).
+    pub(crate) fn end_mapping_at_release(&self) {
+        // A buffer never mapped (nor asked to be) has no map to end: no
         // lock needed on the common create-and-release path.
         if !self.tracked.is_set() {
             return;
         }
-        if matches!(self.state.lock().phase, Phase::Pending { .. }) {
+        if !matches!(self.state.lock().phase, Phase::Unmapped) {
             self.unmap();
         }
     }
@@ -212,15 +212,21 @@ impl Buffer {
     /// The success callback of `generation` is being delivered: the buffer
     /// becomes Mapped, unless the map was aborted meanwhile.
     fn deliver_mapped(&self, generation: u64) -> bool {
-        let (offset, size) = match &self.state.lock().phase {
-            Phase::Pending { generation: g, offset, size, .. } if *g == generation => (*offset, *size),
+        let (offset, size, write) = match &self.state.lock().phase {
+            Phase::Pending { generation: g, offset, size, write, .. } if *g == generation => (*offset, *size, *write),
             _ => return false,
         };
         let memory = if size == 0 {
             Memory::Empty
         } else {
             match self.device.global().buffer_get_mapped_range(self.id, offset, Some(size)) {
-                Ok((ptr, _)) => Memory::Core(ptr.as_ptr()),
+                Ok((ptr, _)) => match View::open(map_view::Source::Driver(ptr.as_ptr()), size as usize, write) {
+                    Some(view) => Memory::View(view),
+                    None => {
+                        log::error!(target: "wgpu_shim", "map: no address space for a view of {size} bytes");
+                        return false;
+                    }
+                },
                 Err(err) => {
                     // An unmap or destroy on another thread since the check
                     // above aborted this map: that is not an error.
@@ -237,13 +243,17 @@ impl Buffer {
         };
         let mut state = self.state.lock();
         match &state.phase {
-            Phase::Pending { generation: g, write, .. } if *g == generation => {
-                let write = *write;
+            Phase::Pending { generation: g, .. } if *g == generation => {
                 // A zero-sized map was never handed to wgpu-core.
                 state.phase = Phase::Mapped { write, offset, size, memory, ranges: Ranges::default(), core: size != 0 };
                 true
             }
-            _ => false,
+            _ => {
+                drop(state);
+                // Aborted meanwhile: the view was never handed out.
+                memory.close();
+                false
+            }
         }
     }
 
@@ -302,12 +312,10 @@ impl Buffer {
         let at = (offset - *map_offset) as usize;
         Ok(match memory {
             _ if size == 0 => dangling(),
-            // SAFETY: `at + size` is within the mapped range that `p`
-            // starts.
-            Memory::Core(p) => unsafe { p.add(at) },
-            // SAFETY: as above, within the host allocation.
-            Memory::Host(bytes) => unsafe { bytes.as_mut_ptr().add(at) },
-            Memory::Empty => dangling(),
+            // SAFETY: `at + size` is within the mapped range, which the view
+            // holds.
+            Memory::View(view) => unsafe { view.ptr().add(at) },
+            Memory::Unfetched | Memory::Empty => dangling(),
         })
     }
 }

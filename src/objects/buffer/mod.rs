@@ -53,7 +53,7 @@ impl Object for Buffer {
     /// (docs/DECISIONS.md); the buffer itself lives on for bind groups and
     /// command buffers that use it.
     fn last_release(this: &Arc<Self>, _handle: *mut WGPUBufferImpl) {
-        this.abort_pending_map();
+        this.end_mapping_at_release();
     }
 }
 

@@ -132,10 +132,7 @@ impl Device {
             ..Default::default()
         };
         let instance = adapter.instance.clone();
-        let (id, queue_id) = crate::engine::drivers::pinning(|| {
-            instance.global.adapter_request_device(adapter.id, &wgt_desc, None, None)
-        })
-        .map_err(|e| format!("device creation failed: {}", crate::conv::describe(&e)))?;
+        let (id, queue_id) = crate::engine::drivers::pinning(|| open_device(&instance.global, adapter.id, &wgt_desc))?;
 
         let serial = instance.next_device_serial();
         let shared =
@@ -424,6 +421,23 @@ fn error_type_name(kind: WGPUErrorType) -> &'static str {
         WGPUErrorType::Internal => "internal",
         _ => "unknown",
     }
+}
+
+/// Opens the device: on Vulkan (Linux) with host memory of this library's
+/// behind mapped buffers when the driver can import it
+/// (`engine/vk_memory.rs`), else as wgpu-core opens it.
+fn open_device(
+    global: &wgpu_core::global::Global,
+    adapter: wgpu_core::id::AdapterId,
+    desc: &wgt::DeviceDescriptor<wgpu_core::Label<'_>>,
+) -> Result<(wgpu_core::id::DeviceId, wgpu_core::id::QueueId), String> {
+    #[cfg(target_os = "linux")]
+    if let Some(made) = crate::engine::vk_memory::request_device(global, adapter, desc) {
+        return made.map_err(|e| format!("device creation failed: {e}"));
+    }
+    global
+        .adapter_request_device(adapter, desc, None, None)
+        .map_err(|e| format!("device creation failed: {}", crate::conv::describe(&e)))
 }
 
 /// Registers the device-lost event. Its callback reads the device handle

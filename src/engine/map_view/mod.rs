@@ -1,0 +1,285 @@
+//! Views of mapped memory that never go stale (docs/MAPPING.md).
+//!
+//! The application never gets the driver's pointer. It gets a *view*: pages
+//! of this module's own, which it retires when the mapping ends (unmap,
+//! destroy, the buffer's last release, device destroy). A retired view's
+//! pages read as zeros and take writes that reach nothing
+//! ([`Stale::Zero`], the default), or fault on any access
+//! ([`Stale::Fault`]); in neither case can they show another buffer's bytes,
+//! because their address is not reused while it is quarantined.
+//!
+//! A view is one of:
+//! - **small** (up to [`SMALL`] bytes): a copy in a slot of an *arena*, a
+//!   large reservation handed out from front to back and never reused, so
+//!   that a map costs no system call; a retired slot is zeroed (or made
+//!   inaccessible), and a whole arena is given back to the system once
+//!   every slot in it is retired;
+//! - **shared**: a second mapping of the driver memory's own pages, when
+//!   they can be mapped twice (host memory the library gave the driver,
+//!   [`shareable`]): zero-copy, retired by replacing its pages;
+//! - **copied**: fresh pages holding a copy, written back at unmap for a
+//!   write mapping (driver memory that cannot be mapped twice: OpenGL,
+//!   Direct3D 12, Metal, Vulkan drivers without host-memory import).
+//!
+//! A view keeps the driver pointer's offset within its page, so pointers
+//! have the alignment the driver's had.
+
+mod os;
+pub(crate) mod shareable;
+
+use std::collections::VecDeque;
+use std::sync::OnceLock;
+
+use parking_lot::Mutex;
+
+/// What a retired view's addresses do.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Stale {
+    /// Reads give zeros; writes are taken and reach nothing.
+    Zero,
+    /// Any access faults (SIGSEGV; an access violation on Windows).
+    Fault,
+}
+
+/// `WGPU_SHIM_STALE_MAPPINGS`, read once: `zero` (default) or `fault`.
+pub(crate) fn stale() -> Stale {
+    static MODE: OnceLock<Stale> = OnceLock::new();
+    *MODE.get_or_init(|| match std::env::var("WGPU_SHIM_STALE_MAPPINGS").as_deref() {
+        Err(_) | Ok("") | Ok("zero") => Stale::Zero,
+        Ok("fault") => Stale::Fault,
+        Ok(other) => {
+            log::error!(target: "wgpu_shim", "WGPU_SHIM_STALE_MAPPINGS={other:?} is neither `zero` nor `fault`: using `zero`");
+            Stale::Zero
+        }
+    })
+}
+
+/// Views up to this many bytes are copies in an arena.
+pub(crate) const SMALL: usize = 64 << 10;
+/// The address space of one arena.
+const ARENA: usize = 64 << 20;
+/// Retired arenas kept reserved (4 GiB of address space; each holds at
+/// least 1,000 small views).
+const MAX_ARENAS: usize = 64;
+/// Retired shared and copied views kept reserved: at most this many...
+pub(crate) const MAX_WINDOWS: usize = 4096;
+/// ...and at most this much address space (untouched retired pages cost
+/// only the address; on Windows a zero-reading page is committed memory,
+/// so the bound is lower there).
+#[cfg(not(windows))]
+const MAX_WINDOW_BYTES: usize = 4 << 40;
+#[cfg(windows)]
+const MAX_WINDOW_BYTES: usize = 1 << 30;
+
+enum Kind {
+    /// A slot of the arena at this base; a copy.
+    Slot { arena: usize },
+    /// A second mapping of the driver's pages.
+    Shared,
+    /// Fresh pages holding a copy.
+    Copied,
+}
+
+/// One mapping's view: what `GetMappedRange` hands out.
+pub(crate) struct View {
+    /// The first byte the application sees.
+    ptr: usize,
+    len: usize,
+    /// The pages the view occupies.
+    base: usize,
+    span: usize,
+    kind: Kind,
+    /// The driver memory a copy came from (written back at close when
+    /// `write`); 0 for blank memory.
+    driver: usize,
+    write: bool,
+}
+
+/// Where a view's bytes come from.
+#[derive(Clone, Copy)]
+pub(crate) enum Source {
+    /// Driver memory holding the buffer's current bytes.
+    Driver(*mut u8),
+    /// Driver memory whose bytes are all zeros (a new buffer mapped at
+    /// creation): a copy need not read it.
+    DriverZeroed(*mut u8),
+    /// No driver memory (an invalid buffer mapped at creation).
+    Blank,
+}
+
+struct Arena {
+    base: usize,
+    next: usize,
+    live: usize,
+}
+
+#[derive(Default)]
+struct Views {
+    /// The arena new slots come from, and earlier ones with live slots.
+    arenas: Vec<Arena>,
+    retired_arenas: VecDeque<usize>,
+    windows: VecDeque<(usize, usize)>,
+    window_bytes: usize,
+}
+
+static VIEWS: Mutex<Views> = Mutex::new(Views {
+    arenas: Vec::new(),
+    retired_arenas: VecDeque::new(),
+    windows: VecDeque::new(),
+    window_bytes: 0,
+});
+
+fn round_up(n: usize, to: usize) -> Option<usize> {
+    n.checked_add(to - 1).map(|n| n & !(to - 1))
+}
+
+impl View {
+    /// Opens a view of `len` (> 0) bytes from `source`; `write`: a copy is
+    /// written back to the driver's memory at [`close`](Self::close).
+    /// `None` when no address space is left.
+    pub(crate) fn open(source: Source, len: usize, write: bool) -> Option<View> {
+        let page = os::page_size();
+        let (driver, fill) = match source {
+            Source::Driver(p) => (p as usize, true),
+            Source::DriverZeroed(p) => (p as usize, false),
+            Source::Blank => (0, false),
+        };
+        let lead = driver & (page - 1);
+        let span = round_up(lead.checked_add(len)?, page)?;
+        let (base, kind) = if len <= SMALL {
+            let (at, arena) = slot(span)?;
+            (at, Kind::Slot { arena })
+        } else if driver != 0 && shareable::contains(driver - lead, span) {
+            match os::duplicate(driver - lead, span) {
+                Some(base) => (base, Kind::Shared),
+                None => (os::fresh(span)?, Kind::Copied),
+            }
+        } else {
+            (os::fresh(span)?, Kind::Copied)
+        };
+        let view = View { ptr: base + lead, len, base, span, kind, driver, write: write && driver != 0 };
+        if fill && !matches!(view.kind, Kind::Shared) {
+            // SAFETY: `driver..driver + len` is the mapped driver memory the
+            // caller hands over; `ptr..ptr + len` is within the fresh pages.
+            unsafe { std::ptr::copy_nonoverlapping(driver as *const u8, view.ptr as *mut u8, len) };
+        }
+        Some(view)
+    }
+
+    /// The first byte of the view.
+    pub(crate) fn ptr(&self) -> *mut u8 {
+        self.ptr as *mut u8
+    }
+
+    /// Whether the application's pointer is the driver's pages themselves.
+    #[cfg(test)]
+    pub(crate) fn zero_copy(&self) -> bool {
+        matches!(self.kind, Kind::Shared)
+    }
+
+    /// Ends the view. A written copy reaches the driver's memory first when
+    /// `publish` (the driver memory is still the buffer's); then the pages
+    /// are retired as [`stale`] says.
+    pub(crate) fn close(self, publish: bool) {
+        if publish && self.write && !matches!(self.kind, Kind::Shared) {
+            // SAFETY: the driver memory is still mapped (`publish`), and the
+            // view's bytes are this module's pages.
+            unsafe { std::ptr::copy_nonoverlapping(self.ptr as *const u8, self.driver as *mut u8, self.len) };
+        }
+        let mode = stale();
+        match self.kind {
+            Kind::Slot { arena } => {
+                match mode {
+                    // SAFETY: the view's bytes, this module's pages.
+                    Stale::Zero => unsafe { std::ptr::write_bytes(self.ptr as *mut u8, 0, self.len) },
+                    Stale::Fault => {
+                        if !os::protect_none(self.base, self.span) {
+                            log::error!(target: "wgpu_shim", "a stale mapped range could not be made inaccessible (the system refused)");
+                        }
+                    }
+                }
+                end_slot(arena, mode);
+            }
+            Kind::Shared | Kind::Copied => {
+                let retired = match mode {
+                    Stale::Zero => os::retire_zero(self.base, self.span),
+                    Stale::Fault => os::retire_fault(self.base, self.span),
+                };
+                if retired {
+                    quarantine(self.base, self.span);
+                } else {
+                    log::error!(target: "wgpu_shim", "a mapped range could not be retired (the system refused): its address is released");
+                    os::release(self.base, self.span);
+                }
+            }
+        }
+    }
+}
+
+/// A slot of `span` bytes in the current arena (a new one when it is
+/// full), and that arena's base.
+fn slot(span: usize) -> Option<(usize, usize)> {
+    let mut views = VIEWS.lock();
+    let fits = views.arenas.last().is_some_and(|a| a.next + span <= ARENA);
+    if !fits {
+        let base = os::fresh(ARENA)?;
+        views.arenas.push(Arena { base, next: 0, live: 0 });
+        // The arena before, if all its slots are retired already, ends now.
+        let n = views.arenas.len();
+        if n >= 2 && views.arenas[n - 2].live == 0 {
+            let done = views.arenas.remove(n - 2);
+            retire_arena(&mut views, done.base, stale());
+        }
+    }
+    let arena = views.arenas.last_mut()?;
+    let at = arena.base + arena.next;
+    arena.next += span;
+    arena.live += 1;
+    Some((at, arena.base))
+}
+
+/// A slot of the arena at `base` was retired.
+fn end_slot(base: usize, mode: Stale) {
+    let mut views = VIEWS.lock();
+    let last = views.arenas.len().saturating_sub(1);
+    let Some(i) = views.arenas.iter().position(|a| a.base == base) else { return };
+    views.arenas[i].live -= 1;
+    // The current arena lives on until it is full.
+    if views.arenas[i].live == 0 && i != last {
+        views.arenas.remove(i);
+        retire_arena(&mut views, base, mode);
+    }
+}
+
+/// Gives back the memory of an arena whose slots are all retired, keeping
+/// its address reserved (zeros, or no access) until the quarantine is full.
+fn retire_arena(views: &mut Views, base: usize, mode: Stale) {
+    match mode {
+        Stale::Zero => os::discard(base, ARENA),
+        Stale::Fault => {
+            os::retire_fault(base, ARENA);
+        }
+    }
+    views.retired_arenas.push_back(base);
+    while views.retired_arenas.len() > MAX_ARENAS {
+        if let Some(old) = views.retired_arenas.pop_front() {
+            os::release(old, ARENA);
+        }
+    }
+}
+
+/// Keeps a retired view's address reserved; past the bounds the oldest is
+/// released.
+fn quarantine(base: usize, span: usize) {
+    let mut views = VIEWS.lock();
+    views.windows.push_back((base, span));
+    views.window_bytes += span;
+    while views.windows.len() > MAX_WINDOWS || views.window_bytes > MAX_WINDOW_BYTES {
+        let Some((old, len)) = views.windows.pop_front() else { break };
+        views.window_bytes -= len;
+        os::release(old, len);
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,162 @@
+//! The page operations views need, per operating system: fresh zeroed
+//! memory, a second mapping of shared pages (Linux), and the two ways a
+//! view is retired (pages that read as zeros, or pages that fault).
+
+/// The system's page size (4 KiB where it cannot be read).
+pub(super) fn page_size() -> usize {
+    use std::sync::OnceLock;
+    static PAGE: OnceLock<usize> = OnceLock::new();
+    *PAGE.get_or_init(imp::page_size)
+}
+
+pub(super) use imp::{discard, duplicate, fresh, release, retire_fault, retire_zero};
+
+#[cfg(unix)]
+mod imp {
+    use std::ptr::null_mut;
+
+    pub(super) fn page_size() -> usize {
+        // SAFETY: sysconf reads a constant of the system.
+        let n = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+        usize::try_from(n).ok().filter(|&n| n.is_power_of_two()).unwrap_or(4096)
+    }
+
+    /// `len` bytes of fresh, zeroed, private memory that is only paid for
+    /// where touched; `None` when the address space is exhausted.
+    pub(in crate::engine::map_view) fn fresh(len: usize) -> Option<usize> {
+        // SAFETY: a new anonymous mapping at an address the kernel picks.
+        let p = unsafe {
+            libc::mmap(
+                null_mut(),
+                len,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
+                -1,
+                0,
+            )
+        };
+        (p != libc::MAP_FAILED).then_some(p as usize)
+    }
+
+    /// A second mapping of the `len` shared pages at `addr` (page-aligned),
+    /// at a new address; `None` when the pages are not shared or there is
+    /// no room.
+    #[cfg(target_os = "linux")]
+    pub(in crate::engine::map_view) fn duplicate(addr: usize, len: usize) -> Option<usize> {
+        // SAFETY: mremap with an old size of 0 maps the same shared pages
+        // again and leaves the mapping at `addr` as it is.
+        let p = unsafe { libc::mremap(addr as *mut libc::c_void, 0, len, libc::MREMAP_MAYMOVE) };
+        (p != libc::MAP_FAILED).then_some(p as usize)
+    }
+
+    /// Systems without `mremap`: views there are copies.
+    #[cfg(not(target_os = "linux"))]
+    pub(in crate::engine::map_view) fn duplicate(_addr: usize, _len: usize) -> Option<usize> {
+        None
+    }
+
+    /// Replaces the pages at `addr` with private pages that read as zeros,
+    /// keeping the address reserved. `false` when the kernel refused.
+    pub(in crate::engine::map_view) fn retire_zero(addr: usize, len: usize) -> bool {
+        replace(addr, len, libc::PROT_READ | libc::PROT_WRITE)
+    }
+
+    /// Replaces the pages at `addr` with pages no access is allowed to.
+    pub(in crate::engine::map_view) fn retire_fault(addr: usize, len: usize) -> bool {
+        replace(addr, len, libc::PROT_NONE)
+    }
+
+    fn replace(addr: usize, len: usize, prot: libc::c_int) -> bool {
+        // SAFETY: `addr..addr + len` is a range this module mapped and still
+        // owns (a view's pages); MAP_FIXED replaces exactly that range.
+        let p = unsafe {
+            libc::mmap(
+                addr as *mut libc::c_void,
+                len,
+                prot,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE | libc::MAP_FIXED,
+                -1,
+                0,
+            )
+        };
+        p as usize == addr
+    }
+
+    /// Gives back the memory behind `addr..addr + len` (private pages):
+    /// they read as zeros again, and pages no access is allowed to stay so.
+    pub(in crate::engine::map_view) fn discard(addr: usize, len: usize) {
+        // SAFETY: a range of private anonymous memory this module owns.
+        unsafe { libc::madvise(addr as *mut libc::c_void, len, libc::MADV_DONTNEED) };
+    }
+
+    /// Ends the reservation of `addr..addr + len`: the address may be used
+    /// again by anything.
+    pub(in crate::engine::map_view) fn release(addr: usize, len: usize) {
+        // SAFETY: a range this module mapped and no longer uses.
+        unsafe { libc::munmap(addr as *mut libc::c_void, len) };
+    }
+
+    /// Makes `addr..addr + len` fault on any access.
+    pub(in crate::engine::map_view) fn protect_none(addr: usize, len: usize) -> bool {
+        // SAFETY: a range this module mapped and owns.
+        unsafe { libc::mprotect(addr as *mut libc::c_void, len, libc::PROT_NONE) == 0 }
+    }
+}
+
+#[cfg(windows)]
+mod imp {
+    use windows_sys::Win32::System::Memory::{
+        VirtualAlloc, VirtualFree, VirtualProtect, MEM_COMMIT, MEM_DECOMMIT, MEM_RELEASE, MEM_RESERVE, PAGE_NOACCESS,
+        PAGE_READWRITE,
+    };
+
+    pub(super) fn page_size() -> usize {
+        4096
+    }
+
+    pub(in crate::engine::map_view) fn fresh(len: usize) -> Option<usize> {
+        // SAFETY: a new reservation at an address the system picks,
+        // committed as zeroed pages (paid for where touched).
+        let p = unsafe { VirtualAlloc(std::ptr::null(), len, MEM_RESERVE | MEM_COMMIT, PAGE_READWRITE) };
+        (!p.is_null()).then_some(p as usize)
+    }
+
+    /// Windows gives a view no second mapping of driver memory: copies.
+    pub(in crate::engine::map_view) fn duplicate(_addr: usize, _len: usize) -> Option<usize> {
+        None
+    }
+
+    pub(in crate::engine::map_view) fn retire_zero(addr: usize, len: usize) -> bool {
+        discard(addr, len);
+        true
+    }
+
+    pub(in crate::engine::map_view) fn retire_fault(addr: usize, len: usize) -> bool {
+        // SAFETY: a committed range this module owns; decommitted pages
+        // fault on any access and cost nothing.
+        unsafe { VirtualFree(addr as *mut _, len, MEM_DECOMMIT) != 0 }
+    }
+
+    pub(in crate::engine::map_view) fn discard(addr: usize, len: usize) {
+        // SAFETY: as in `retire_fault`; committing again gives zeroed pages
+        // that cost nothing until touched.
+        unsafe {
+            VirtualFree(addr as *mut _, len, MEM_DECOMMIT);
+            VirtualAlloc(addr as *const _, len, MEM_COMMIT, PAGE_READWRITE);
+        }
+    }
+
+    pub(in crate::engine::map_view) fn release(addr: usize, _len: usize) {
+        // SAFETY: the base of a reservation this module made and no longer
+        // uses (MEM_RELEASE takes the whole reservation, size 0).
+        unsafe { VirtualFree(addr as *mut _, 0, MEM_RELEASE) };
+    }
+
+    pub(in crate::engine::map_view) fn protect_none(addr: usize, len: usize) -> bool {
+        let mut old = 0;
+        // SAFETY: a committed range this module owns.
+        unsafe { VirtualProtect(addr as *const _, len, PAGE_NOACCESS, &mut old) != 0 }
+    }
+}
+
+pub(super) use imp::protect_none;
