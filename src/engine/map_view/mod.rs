@@ -110,7 +110,8 @@ pub(crate) enum Source {
 struct Arena {
     base: usize,
     next: usize,
-    live: usize,
+    /// The slots handed out and not yet retired: (address, length).
+    live: Vec<(usize, usize)>,
 }
 
 #[derive(Default)]
@@ -198,7 +199,7 @@ impl View {
                         }
                     }
                 }
-                end_slot(arena, mode);
+                end_slot(arena, self.base, mode);
             }
             Kind::Shared | Kind::Copied => {
                 let retired = match mode {
@@ -223,31 +224,57 @@ fn slot(span: usize) -> Option<(usize, usize)> {
     let fits = views.arenas.last().is_some_and(|a| a.next + span <= ARENA);
     if !fits {
         let base = os::fresh(ARENA)?;
-        views.arenas.push(Arena { base, next: 0, live: 0 });
-        // The arena before, if all its slots are retired already, ends now.
-        let n = views.arenas.len();
-        if n >= 2 && views.arenas[n - 2].live == 0 {
-            let done = views.arenas.remove(n - 2);
-            retire_arena(&mut views, done.base, stale());
+        // The arena before is full: its memory goes back now, but for the
+        // slots still in use (all of it if none is).
+        if let Some(full) = views.arenas.pop() {
+            if full.live.is_empty() {
+                retire_arena(&mut views, full.base, stale());
+            } else {
+                give_back_gaps(&full, stale());
+                views.arenas.push(full);
+            }
         }
+        views.arenas.push(Arena { base, next: 0, live: Vec::new() });
     }
     let arena = views.arenas.last_mut()?;
     let at = arena.base + arena.next;
     arena.next += span;
-    arena.live += 1;
+    arena.live.push((at, span));
     Some((at, arena.base))
 }
 
-/// A slot of the arena at `base` was retired.
-fn end_slot(base: usize, mode: Stale) {
+/// The slot at `at` of the arena at `base` was retired.
+fn end_slot(base: usize, at: usize, mode: Stale) {
     let mut views = VIEWS.lock();
     let last = views.arenas.len().saturating_sub(1);
     let Some(i) = views.arenas.iter().position(|a| a.base == base) else { return };
-    views.arenas[i].live -= 1;
+    let live = &mut views.arenas[i].live;
+    if let Some(k) = live.iter().position(|&(a, _)| a == at) {
+        live.swap_remove(k);
+    }
     // The current arena lives on until it is full.
-    if views.arenas[i].live == 0 && i != last {
+    if live.is_empty() && i != last {
         views.arenas.remove(i);
         retire_arena(&mut views, base, mode);
+    }
+}
+
+/// Gives back the memory of a full arena between its live slots (retired
+/// slots read as zeros, or stay inaccessible).
+fn give_back_gaps(arena: &Arena, mode: Stale) {
+    let mut live = arena.live.clone();
+    live.sort_unstable();
+    let mut from = arena.base;
+    for (at, span) in live.into_iter().chain([(arena.base + arena.next, 0)]) {
+        if at > from {
+            match mode {
+                Stale::Zero => os::discard(from, at - from),
+                Stale::Fault => {
+                    os::retire_fault(from, at - from);
+                }
+            }
+        }
+        from = at + span;
     }
 }
 

@@ -11,11 +11,14 @@ use parking_lot::RwLock;
 static RANGES: RwLock<BTreeMap<usize, usize>> = RwLock::new(BTreeMap::new());
 
 /// `start..start + len` may be mapped twice from now on.
+// Only Linux has host memory to share (engine/vk_memory.rs).
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 pub(crate) fn add(start: usize, len: usize) {
     RANGES.write().insert(start, start + len);
 }
 
 /// The range that starts at `start` is being freed.
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 pub(crate) fn remove(start: usize) {
     RANGES.write().remove(&start);
 }

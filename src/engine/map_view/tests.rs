@@ -116,3 +116,19 @@ fn shareable_memory_gets_zero_copy_views() {
         libc::close(fd);
     }
 }
+
+#[test]
+fn a_live_slot_survives_its_arena_filling_up() {
+    let mut driver = vec![0x5au8; 4096];
+    let keep = View::open(Source::Driver(driver.as_mut_ptr()), 4096, false).expect("a view");
+    // More slots than one arena holds: the kept slot's arena fills up and
+    // gives back the memory around it.
+    for _ in 0..(super::ARENA / 4096 + 16) {
+        let view = View::open(Source::Driver(driver.as_mut_ptr()), 4096, false).expect("a view");
+        view.close(false);
+    }
+    assert_eq!(read(keep.ptr(), 4096), vec![0x5au8; 4096]);
+    let p = keep.ptr();
+    keep.close(false);
+    assert_eq!(read(p, 4096), vec![0u8; 4096]);
+}
