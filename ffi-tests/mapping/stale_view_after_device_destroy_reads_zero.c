@@ -5,12 +5,12 @@
  * are released and buffers of the same size, filled with another pattern,
  * are made and mapped along every path on another device (taking the memory
  * the destroyed device had). Every path (a MapWrite map, a MapRead map,
- * mappedAtCreation), 256 B and 4 KiB buffers for 40 cycles, 1 MiB and 8 MiB
- * for 8; each cycle a new device. */
+ * mappedAtCreation), 256 B and 4 KiB buffers for 100 cycles, 1 MiB and 8 MiB
+ * for 16; each cycle a new device. */
 #include "stale_util.h"
 
-#define SMALL_CYCLES 40
-#define LARGE_CYCLES 8
+#define SMALL_CYCLES 100
+#define LARGE_CYCLES 16
 
 int main(void) {
   su_set_mode("zero");

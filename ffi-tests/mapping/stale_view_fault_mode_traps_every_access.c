@@ -6,13 +6,13 @@
  * buffers of the same size, filled with another pattern, are made and
  * mapped along every path. Live views work as ever until the end. Every
  * path (a MapWrite map, a MapRead map, mappedAtCreation), every end in turn,
- * 256 B and 4 KiB buffers for 80 cycles, 1 MiB and 8 MiB for 8. The faults
+ * 256 B and 4 KiB buffers for 200 cycles, 1 MiB and 8 MiB for 16. The faults
  * are caught by a handler that this test installs for each probing access
  * only (POSIX signals: not on Windows, ffi-tests/CMakeLists.txt). */
 #include "stale_util.h"
 
-#define SMALL_CYCLES 80
-#define LARGE_CYCLES 8
+#define SMALL_CYCLES 200
+#define LARGE_CYCLES 16
 
 int main(void) {
   su_set_mode("fault");

@@ -6,11 +6,11 @@
  * a buffer made after it, whether the write comes before that buffer is
  * made or while it is mapped. 0xAB bytes over whole views; every path (a
  * MapWrite map, a MapRead map, mappedAtCreation), 256 B and 4 KiB buffers
- * for 48 cycles, 1 MiB and 8 MiB for 9, the end rotating. */
+ * for 150 cycles, 1 MiB and 8 MiB for 18, the end rotating. */
 #include "stale_util.h"
 
-#define SMALL_CYCLES 48
-#define LARGE_CYCLES 9
+#define SMALL_CYCLES 150
+#define LARGE_CYCLES 18
 
 /* Writes SU_STALE_BYTE over both views of every buffer of a, the MapRead
  * (const) ones last. */
