@@ -8,7 +8,7 @@
  * working view each time, which shows what the last mapping wrote (and, on
  * POSIX, the view of each mapping before faults once it ended). 256 B,
  * 4 KiB, 1 MiB and 8 MiB buffers. */
-#include "stale_util.h"
+#include "stale_fault.h"
 
 /* Whether buffer b (CopySrc) holds `word` in every word, read by a copy. */
 static int holds(Ctx *ctx, WGPUBuffer b, size_t size, uint32_t word) {

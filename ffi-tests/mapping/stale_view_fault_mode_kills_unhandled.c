@@ -7,7 +7,7 @@
  * normally. Every path (MapWrite, MapRead, mappedAtCreation), ended by
  * unmap, destroy and last release, 4 KiB and 1 MiB buffers. (fork and POSIX
  * signals: not on Windows, ffi-tests/CMakeLists.txt.) */
-#include "stale_util.h"
+#include "stale_fault.h"
 
 #include <sys/resource.h>
 #include <sys/wait.h>

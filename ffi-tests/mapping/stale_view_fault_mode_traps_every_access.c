@@ -9,7 +9,7 @@
  * 256 B and 4 KiB buffers for 200 cycles, 1 MiB and 8 MiB for 16. The faults
  * are caught by a handler that this test installs for each probing access
  * only (POSIX signals: not on Windows, ffi-tests/CMakeLists.txt). */
-#include "stale_util.h"
+#include "stale_fault.h"
 
 #define SMALL_CYCLES 200
 #define LARGE_CYCLES 16
