@@ -8,6 +8,9 @@ below is one thing wgpu-py users do, through wgpu-py's own API:
 
 - compute, read back through queue.read_buffer and map_sync + read_mapped;
 - write_mapped with unaligned sizes and overlapping writes;
+- a view of mapped memory kept past unmap (read_mapped(copy=False), and
+  _experimental_get_mapped_range for a write) reads zeros and takes writes
+  that reach no buffer (WGPU_SHIM_STALE_MAPPINGS' default, issue 35);
 - a texture round trip;
 - an offscreen render through a render pipeline with wgpu-py's default
   chains (PrimitiveStateExtras), with integer inter-stage values without
@@ -171,6 +174,114 @@ def check_write_mapped(wgpu, device, ctx):
     assert got == want, got
 
 
+STALE_A = 0x11111111
+STALE_B = 0x22222222
+
+
+def stale_checks_apply():
+    """The stale-view checks need WGPU_SHIM_STALE_MAPPINGS' default, `zero`
+    (under `fault` reading a stale view kills the process, as it should)."""
+    mode = os.environ.get("WGPU_SHIM_STALE_MAPPINGS", "")
+    if mode in ("", "zero"):
+        return True
+    print(f"  skipped: WGPU_SHIM_STALE_MAPPINGS={mode!r}, the check needs its default `zero`")
+    return False
+
+
+def describe_words(view):
+    """What a stale view that should read zeros shows instead."""
+    nonzero = [i for i, w in enumerate(view) if w]
+    if not nonzero:
+        return "all zeros"
+    first = nonzero[0]
+    others = sum(1 for w in view if w == STALE_B)
+    return (
+        f"{len(nonzero)} of {len(view)} words are not zero; word {first} is {view[first]:#010x}; "
+        f"{others} words are {STALE_B:#010x}, another buffer's bytes"
+    )
+
+
+def check_stale_read_mapped_view(wgpu, device, ctx):
+    """A view that read_mapped(copy=False) gave (GetMappedRange's memory
+    itself) reads zeros once the buffer is unmapped, and destroyed, and never
+    shows the bytes of the buffers made and mapped after it (issue 35)."""
+    if not stale_checks_apply():
+        return
+    usage = wgpu.BufferUsage.MAP_READ | wgpu.BufferUsage.COPY_DST
+    for size in (256, 4096, 1 << 20):
+        n = size // 4
+        a = device.create_buffer(size=size, usage=usage)
+        device.queue.write_buffer(a, 0, struct.pack("<I", STALE_A) * n)
+        a.map_sync(wgpu.MapMode.READ)
+        view = a.read_mapped(copy=False)
+        # wgpu-py releases `view` itself at unmap; a view cast from it keeps
+        # the address.
+        kept = view.cast("I")
+        assert all(w == STALE_A for w in kept), ("live view", size, describe_words(kept))
+        a.unmap()
+        assert not any(kept), ("after unmap", size, describe_words(kept))
+        a.destroy()
+        del a, view
+        assert not any(kept), ("after destroy", size, describe_words(kept))
+        mapped = []
+        for cycle in range(40):
+            b = device.create_buffer_with_data(data=struct.pack("<I", STALE_B) * n, usage=usage)
+            b.map_sync(wgpu.MapMode.READ)
+            assert all(w == STALE_B for w in b.read_mapped(copy=False).cast("I")), ("a new buffer", size, cycle)
+            mapped.append(b)
+            if len(mapped) > 4:
+                mapped.pop(0).unmap()
+            assert not any(kept), (f"cycle {cycle}", size, describe_words(kept))
+        for b in mapped:
+            b.unmap()
+        assert not any(kept), ("at the end", size, describe_words(kept))
+
+
+def read_back(wgpu, device, src, size):
+    """src's bytes (COPY_SRC), by a copy into a MAP_READ buffer."""
+    readback = device.create_buffer(size=size, usage=wgpu.BufferUsage.MAP_READ | wgpu.BufferUsage.COPY_DST)
+    encoder = device.create_command_encoder()
+    encoder.copy_buffer_to_buffer(src, 0, readback, 0, size)
+    device.queue.submit([encoder.finish()])
+    readback.map_sync(wgpu.MapMode.READ)
+    data = bytes(readback.read_mapped())
+    readback.unmap()
+    return data
+
+
+def check_stale_write_mapped_view(wgpu, device, ctx):
+    """write_mapped of 4 KiB and 1 MiB round-trips through unmap and a copy;
+    a write through a view of GetMappedRange's memory kept past unmap (wgpu-py
+    0.32's _experimental_get_mapped_range) reaches neither that buffer nor
+    one made after it (issue 35)."""
+    usage = wgpu.BufferUsage.MAP_WRITE | wgpu.BufferUsage.COPY_SRC
+    for size in (4096, 1 << 20):
+        data = struct.pack("<I", 0x33333333) * (size // 4)
+        upload = device.create_buffer(size=size, usage=usage)
+        upload.map_sync(wgpu.MapMode.WRITE)
+        upload.write_mapped(data)
+        upload.unmap()
+        assert read_back(wgpu, device, upload, size) == data, ("write_mapped round trip", size)
+        if not stale_checks_apply():
+            continue
+        w = device.create_buffer(size=size, usage=usage)
+        if not hasattr(w, "_experimental_get_mapped_range"):
+            print("  (this wgpu-py has no _experimental_get_mapped_range: no stale write tried)")
+            continue
+        w.map_sync(wgpu.MapMode.WRITE)
+        raw = w._experimental_get_mapped_range()  # the only range of this mapping
+        raw[:] = data
+        w.unmap()
+        raw[:] = b"\xab" * size  # stale: must reach nothing
+        assert read_back(wgpu, device, w, size) == data, ("the old buffer after a stale write", size)
+        fresh = device.create_buffer(size=size, usage=usage)
+        fresh.map_sync(wgpu.MapMode.WRITE)
+        raw[:] = b"\xab" * size  # again, while a new buffer is mapped
+        fresh.unmap()
+        got = read_back(wgpu, device, fresh, size)
+        assert got == bytes(size), ("a new buffer after a stale write", size, got.count(0xAB), "bytes 0xab")
+
+
 def check_texture_round_trip(wgpu, device, ctx):
     size = (16, 8, 1)
     texels = bytes(range(256)) * 2  # 16 x 8 RGBA8
@@ -322,6 +433,8 @@ def check_devices(wgpu, device, ctx):
 CHECKS = [
     check_compute_and_reads,
     check_write_mapped,
+    check_stale_read_mapped_view,
+    check_stale_write_mapped_view,
     check_texture_round_trip,
     check_render_matches_reference,
     check_queries,
