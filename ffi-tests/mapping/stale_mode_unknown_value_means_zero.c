@@ -1,5 +1,5 @@
-/* Rule (issue 35): WGPU_SHIM_STALE_MAPPINGS set to neither `zero` nor
- * `fault` makes the library log an error naming the variable (on stderr,
+/* Rule (issue 35): WGPU_SHIM_STALE_MAPPINGS set to none of `zero`,
+ * `fault` and `driver` makes the library log an error naming the variable (on stderr,
  * at the default log level) and use `zero`: stale views (addresses that
  * wgpuBufferGetMappedRange or wgpuBufferGetConstMappedRange returned for a
  * mapping that has ended) read as zeros and take writes without faulting,

@@ -54,7 +54,7 @@ pub(crate) fn request_device(
     adapter: AdapterId,
     desc: &wgt::DeviceDescriptor<wgpu_core::Label<'_>>,
 ) -> Option<Result<(DeviceId, QueueId), String>> {
-    if desc.required_features.intersects(wgt::Features::all_experimental_mask()) {
+    if super::map_view::driver_pointers() || desc.required_features.intersects(wgt::Features::all_experimental_mask()) {
         return None;
     }
     // SAFETY: the hal adapter is only used while `hal` lives, and nothing

@@ -14,9 +14,14 @@
 //!   that a map costs no system call; a retired slot is zeroed (or made
 //!   inaccessible), and a whole arena is given back to the system once
 //!   every slot in it is retired;
-//! - **shared**: a second mapping of the driver memory's own pages, when
-//!   they can be mapped twice (host memory the library gave the driver,
-//!   [`shareable`]): zero-copy, retired by replacing its pages;
+//! - **moved**: the driver memory's own pages, when they are host memory
+//!   the library gave the driver ([`shareable`]): their page-table
+//!   entries are moved from the library's mapping of them to a new address
+//!   (`mremap` with `MREMAP_DONTUNMAP`, Linux 5.13), and moved back at
+//!   close, so that neither a map nor an unmap faults pages in or takes
+//!   them down: zero-copy at no cost per byte; on older kernels, a second
+//!   mapping of the pages (**shared**), whose pages fault in at first touch
+//!   and are taken down at close;
 //! - **copied**: fresh pages holding a copy, written back at unmap for a
 //!   write mapping (driver memory that cannot be mapped twice: OpenGL,
 //!   Direct3D 12, Metal, Vulkan drivers without host-memory import).
@@ -41,17 +46,32 @@ pub(crate) enum Stale {
     Fault,
 }
 
-/// `WGPU_SHIM_STALE_MAPPINGS`, read once: `zero` (default) or `fault`.
-pub(crate) fn stale() -> Stale {
-    static MODE: OnceLock<Stale> = OnceLock::new();
+/// `WGPU_SHIM_STALE_MAPPINGS`, read once: `zero` (default), `fault`, or
+/// `driver` (no views: the driver's pointer, as other implementations hand
+/// out; `None` here).
+fn setting() -> Option<Stale> {
+    static MODE: OnceLock<Option<Stale>> = OnceLock::new();
     *MODE.get_or_init(|| match std::env::var("WGPU_SHIM_STALE_MAPPINGS").as_deref() {
-        Err(_) | Ok("") | Ok("zero") => Stale::Zero,
-        Ok("fault") => Stale::Fault,
+        Err(_) | Ok("") | Ok("zero") => Some(Stale::Zero),
+        Ok("fault") => Some(Stale::Fault),
+        Ok("driver") => None,
         Ok(other) => {
-            log::error!(target: "wgpu_shim", "WGPU_SHIM_STALE_MAPPINGS={other:?} is neither `zero` nor `fault`: using `zero`");
-            Stale::Zero
+            log::error!(target: "wgpu_shim", "WGPU_SHIM_STALE_MAPPINGS={other:?} is not `zero`, `fault` or `driver`: using `zero`");
+            Some(Stale::Zero)
         }
     })
+}
+
+/// What a retired view's addresses do.
+pub(crate) fn stale() -> Stale {
+    setting().unwrap_or(Stale::Zero)
+}
+
+/// `WGPU_SHIM_STALE_MAPPINGS=driver`: the application gets the driver's
+/// pointers, which may show other buffers' bytes after unmap (for
+/// measuring what views cost; docs/MAPPING.md).
+pub(crate) fn driver_pointers() -> bool {
+    setting().is_none()
 }
 
 /// Views up to this many bytes are copies in an arena.
@@ -76,8 +96,13 @@ enum Kind {
     Slot { arena: usize },
     /// A second mapping of the driver's pages.
     Shared,
+    /// The driver's pages with the page-table entries of their home
+    /// mapping at `home` moved here (no page faults); moved back at close.
+    Moved { home: usize },
     /// Fresh pages holding a copy.
     Copied,
+    /// The driver's pointer itself (`WGPU_SHIM_STALE_MAPPINGS=driver`).
+    Driver,
 }
 
 /// One mapping's view: what `GetMappedRange` hands out.
@@ -145,21 +170,28 @@ impl View {
             Source::DriverZeroed(p) => (p as usize, false),
             Source::Blank => (0, false),
         };
+        if driver != 0 && driver_pointers() {
+            return Some(View { ptr: driver, len, base: driver, span: len, kind: Kind::Driver, driver, write: false });
+        }
         let lead = driver & (page - 1);
         let span = round_up(lead.checked_add(len)?, page)?;
         let (base, kind) = if len <= SMALL {
             let (at, arena) = slot(span)?;
             (at, Kind::Slot { arena })
         } else if driver != 0 && shareable::contains(driver - lead, span) {
-            match os::duplicate(driver - lead, span) {
-                Some(base) => (base, Kind::Shared),
-                None => (os::fresh(span)?, Kind::Copied),
+            let home = driver - lead;
+            if let Some(base) = os::take(home, span) {
+                (base, Kind::Moved { home })
+            } else if let Some(base) = os::duplicate(home, span) {
+                (base, Kind::Shared)
+            } else {
+                (os::fresh(span)?, Kind::Copied)
             }
         } else {
             (os::fresh(span)?, Kind::Copied)
         };
         let view = View { ptr: base + lead, len, base, span, kind, driver, write: write && driver != 0 };
-        if fill && !matches!(view.kind, Kind::Shared) {
+        if fill && !view.zero_copy() {
             // SAFETY: `driver..driver + len` is the mapped driver memory the
             // caller hands over; `ptr..ptr + len` is within the fresh pages.
             unsafe { std::ptr::copy_nonoverlapping(driver as *const u8, view.ptr as *mut u8, len) };
@@ -173,22 +205,22 @@ impl View {
     }
 
     /// Whether the application's pointer is the driver's pages themselves.
-    #[cfg(test)]
     pub(crate) fn zero_copy(&self) -> bool {
-        matches!(self.kind, Kind::Shared)
+        matches!(self.kind, Kind::Shared | Kind::Moved { .. } | Kind::Driver)
     }
 
     /// Ends the view. A written copy reaches the driver's memory first when
     /// `publish` (the driver memory is still the buffer's); then the pages
     /// are retired as [`stale`] says.
     pub(crate) fn close(self, publish: bool) {
-        if publish && self.write && !matches!(self.kind, Kind::Shared) {
+        if publish && self.write && !self.zero_copy() {
             // SAFETY: the driver memory is still mapped (`publish`), and the
             // view's bytes are this module's pages.
             unsafe { std::ptr::copy_nonoverlapping(self.ptr as *const u8, self.driver as *mut u8, self.len) };
         }
         let mode = stale();
         match self.kind {
+            Kind::Driver => {}
             Kind::Slot { arena } => {
                 match mode {
                     // SAFETY: the view's bytes, this module's pages.
@@ -201,7 +233,12 @@ impl View {
                 }
                 end_slot(arena, self.base, mode);
             }
-            Kind::Shared | Kind::Copied => {
+            Kind::Shared | Kind::Copied | Kind::Moved { .. } => {
+                // The pages' entries go home first: retiring the view then
+                // has no pages to take down.
+                if let Kind::Moved { home } = self.kind {
+                    os::give_back(self.base, self.span, home);
+                }
                 let retired = match mode {
                     Stale::Zero => os::retire_zero(self.base, self.span),
                     Stale::Fault => os::retire_fault(self.base, self.span),

@@ -9,7 +9,7 @@ pub(super) fn page_size() -> usize {
     *PAGE.get_or_init(imp::page_size)
 }
 
-pub(super) use imp::{discard, duplicate, fresh, release, retire_fault, retire_zero};
+pub(super) use imp::{discard, duplicate, fresh, give_back, release, retire_fault, retire_zero, take};
 
 #[cfg(unix)]
 mod imp {
@@ -49,10 +49,98 @@ mod imp {
         (p != libc::MAP_FAILED).then_some(p as usize)
     }
 
+    /// Moves the page-table entries of the `len` shared pages at `addr` to
+    /// a new address (`MREMAP_DONTUNMAP`: `addr` stays mapped, its pages
+    /// fault in again when touched). Costs no page faults where the pages
+    /// were mapped at `addr`, unlike [`duplicate`]. `None` on kernels
+    /// before 5.13, which move only private pages this way.
+    #[cfg(target_os = "linux")]
+    pub(in crate::engine::map_view) fn take(addr: usize, len: usize) -> Option<usize> {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        static UNSUPPORTED: AtomicBool = AtomicBool::new(false);
+        if UNSUPPORTED.load(Ordering::Relaxed) {
+            return None;
+        }
+        let (reserved, target) = congruent_room(addr, len);
+        let mut flags = libc::MREMAP_MAYMOVE | libc::MREMAP_DONTUNMAP;
+        if target != 0 {
+            flags |= libc::MREMAP_FIXED;
+        }
+        // SAFETY: `addr..addr + len` is a shared mapping this library made
+        // (engine/vk_memory.rs); DONTUNMAP leaves it in place. The target
+        // (a hint when 0: the kernel reads it with DONTUNMAP and refuses an
+        // unaligned one) is room reserved just now.
+        let p = unsafe { libc::mremap(addr as *mut libc::c_void, len, len, flags, target as *mut libc::c_void) };
+        let failed = p == libc::MAP_FAILED;
+        if failed && std::io::Error::last_os_error().raw_os_error() == Some(libc::EINVAL) {
+            UNSUPPORTED.store(true, Ordering::Relaxed);
+        }
+        if let Some((start, total)) = reserved {
+            // The reservation around the view (all of it when the move failed).
+            let (at, end) = if failed { (start, start) } else { (target, target + len) };
+            release(start, at - start);
+            release(end, start + total - end);
+        }
+        (!failed).then_some(p as usize)
+    }
+
+    /// For a view of 2 MiB or more: room reserved at an address with the
+    /// same offset in its 2 MiB as `addr`, so that the kernel moves whole
+    /// page tables, not each entry (the reservation, and the address in it);
+    /// `(None, 0)` otherwise.
+    #[cfg(target_os = "linux")]
+    fn congruent_room(addr: usize, len: usize) -> (Option<(usize, usize)>, usize) {
+        const TABLE: usize = 2 << 20;
+        if len < TABLE {
+            return (None, 0);
+        }
+        let Some(total) = len.checked_add(TABLE) else { return (None, 0) };
+        // SAFETY: a new inaccessible reservation at an address the kernel picks.
+        let r = unsafe {
+            libc::mmap(
+                null_mut(),
+                total,
+                libc::PROT_NONE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
+                -1,
+                0,
+            )
+        };
+        if r == libc::MAP_FAILED {
+            return (None, 0);
+        }
+        let r = r as usize;
+        let shift = (addr % TABLE + TABLE - r % TABLE) % TABLE;
+        (Some((r, total)), r + shift)
+    }
+
+    /// Moves the page-table entries of a view made by [`take`] back to
+    /// `to`, where they came from; the view stays mapped, emptied, for its
+    /// retirement.
+    #[cfg(target_os = "linux")]
+    pub(in crate::engine::map_view) fn give_back(view: usize, len: usize, to: usize) -> bool {
+        let flags = libc::MREMAP_MAYMOVE | libc::MREMAP_FIXED | libc::MREMAP_DONTUNMAP;
+        // SAFETY: `view` is a mapping [`take`] made of the pages whose home
+        // is `to..to + len` (the same pages, mapped there by this library);
+        // MREMAP_FIXED replaces that home range with them.
+        let p = unsafe { libc::mremap(view as *mut libc::c_void, len, len, flags, to as *mut libc::c_void) };
+        p as usize == to
+    }
+
     /// Systems without `mremap`: views there are copies.
     #[cfg(not(target_os = "linux"))]
     pub(in crate::engine::map_view) fn duplicate(_addr: usize, _len: usize) -> Option<usize> {
         None
+    }
+
+    #[cfg(not(target_os = "linux"))]
+    pub(in crate::engine::map_view) fn take(_addr: usize, _len: usize) -> Option<usize> {
+        None
+    }
+
+    #[cfg(not(target_os = "linux"))]
+    pub(in crate::engine::map_view) fn give_back(_view: usize, _len: usize, _to: usize) -> bool {
+        false
     }
 
     /// Replaces the pages at `addr` with private pages that read as zeros,
@@ -92,6 +180,9 @@ mod imp {
     /// Ends the reservation of `addr..addr + len`: the address may be used
     /// again by anything.
     pub(in crate::engine::map_view) fn release(addr: usize, len: usize) {
+        if len == 0 {
+            return;
+        }
         // SAFETY: a range this module mapped and no longer uses.
         unsafe { libc::munmap(addr as *mut libc::c_void, len) };
     }
@@ -124,6 +215,14 @@ mod imp {
     /// Windows gives a view no second mapping of driver memory: copies.
     pub(in crate::engine::map_view) fn duplicate(_addr: usize, _len: usize) -> Option<usize> {
         None
+    }
+
+    pub(in crate::engine::map_view) fn take(_addr: usize, _len: usize) -> Option<usize> {
+        None
+    }
+
+    pub(in crate::engine::map_view) fn give_back(_view: usize, _len: usize, _to: usize) -> bool {
+        false
     }
 
     pub(in crate::engine::map_view) fn retire_zero(addr: usize, len: usize) -> bool {

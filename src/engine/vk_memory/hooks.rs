@@ -28,8 +28,9 @@ unsafe fn chain_allows_import(mut next: *const c_void) -> bool {
     true
 }
 
-/// A memfd of `len` bytes, mapped shared once; the fd is closed (the
-/// mapping keeps the pages).
+/// A memfd of `len` bytes, mapped shared once with its page-table entries
+/// made now (views move them instead of faulting pages in:
+/// `engine/map_view`); the fd is closed (the mapping keeps the pages).
 fn memfd_pages(len: usize) -> Option<usize> {
     // SAFETY: plain system calls on a new fd; the fd is closed on every path.
     unsafe {
@@ -39,7 +40,14 @@ fn memfd_pages(len: usize) -> Option<usize> {
         }
         let ok = libc::ftruncate(fd, len as libc::off_t) == 0;
         let p = if ok {
-            libc::mmap(std::ptr::null_mut(), len, libc::PROT_READ | libc::PROT_WRITE, libc::MAP_SHARED, fd, 0)
+            libc::mmap(
+                std::ptr::null_mut(),
+                len,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_SHARED | libc::MAP_POPULATE,
+                fd,
+                0,
+            )
         } else {
             libc::MAP_FAILED
         };
@@ -104,6 +112,7 @@ impl Hooked {
             }
         }
         if result.is_none() {
+            log::debug!(target: "wgpu_shim", "mapped memory: memory type {ty} keeps the driver's own allocation (host pages not taken: {queried:?}, types {:#b})", props.memory_type_bits);
             // SAFETY: the pages mapped above, used by nothing.
             unsafe { libc::munmap(base as *mut c_void, len) };
         }
