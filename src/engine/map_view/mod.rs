@@ -18,8 +18,9 @@
 //!   the library gave the driver ([`shareable`]): their page-table
 //!   entries are moved from the library's mapping of them to a new address
 //!   (`mremap` with `MREMAP_DONTUNMAP`, Linux 5.13), and moved back at
-//!   close, so that neither a map nor an unmap faults pages in or takes
-//!   them down: zero-copy at no cost per byte; on older kernels, a second
+//!   close, so that neither a map nor an unmap takes pages down, and pages
+//!   already in use do not fault in again: zero-copy, at a cost that does
+//!   not grow with the size in proportion; on older kernels, a second
 //!   mapping of the pages (**shared**), whose pages fault in at first touch
 //!   and are taken down at close;
 //! - **copied**: fresh pages holding a copy, written back at unmap for a

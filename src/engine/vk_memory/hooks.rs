@@ -28,9 +28,13 @@ unsafe fn chain_allows_import(mut next: *const c_void) -> bool {
     true
 }
 
-/// A memfd of `len` bytes, mapped shared once with its page-table entries
-/// made now (views move them instead of faulting pages in:
-/// `engine/map_view`); the fd is closed (the mapping keeps the pages).
+/// A memfd of `len` bytes, mapped shared once; the fd is closed (the
+/// mapping keeps the pages). Its page-table entries are filled as the pages
+/// are first used (a driver that pins imported pages, as NVIDIA's does,
+/// fills them all at import), and views move them rather than fault pages
+/// in again (`engine/map_view`). Not populated here: on a driver that only
+/// writes through the pointer (lavapipe) that would zero every page of a
+/// large block at allocation.
 fn memfd_pages(len: usize) -> Option<usize> {
     // SAFETY: plain system calls on a new fd; the fd is closed on every path.
     unsafe {
