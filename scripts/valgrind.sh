@@ -23,7 +23,7 @@ cd "$WGPU_SHIM_ROOT" || exit 1
 # exactly-once delivery in every callback mode, and release in an atexit
 # handler; chosen among the tests that take under a minute under memcheck
 # here and do not measure time (about 3 minutes with 2 jobs).
-SUBSET='^(objects[.](command_encoder_ops|string_view_inputs|refcounting)|mapping[.](mapasync_validation|mapped_at_creation|mapped_range_rules|read_write_mapped_range_roundtrip|mapasync_on_mapped_or_pending_is_error|bufferMapAsync2_matches)|futures[.]every_callback_fires_exactly_once|errors[.](bad_enums_and_chains|null_handles_do_not_crash)|teardown[.]release_in_atexit_handler)$'
+SUBSET='^(objects[.](command_encoder_ops|string_view_inputs|refcounting)|mapping[.](mapasync_validation|mapped_at_creation|mapped_range_rules|read_write_mapped_range_roundtrip|mapasync_on_mapped_or_pending_is_error|bufferMapAsync2_matches|stale_mode_unknown_value_means_zero)|futures[.]every_callback_fires_exactly_once|errors[.](bad_enums_and_chains|null_handles_do_not_crash)|teardown[.]release_in_atexit_handler)$'
 # Not under valgrind: the ABI compile checks (they run the compiler, not the
 # library), the Python-hosted tests (CPython under memcheck), the soak
 # test (its own long run), and futures.device_released_during_waitany: it
