@@ -740,7 +740,7 @@ def mapping_section(d: dict) -> str:
     size256 = 256 << 20
     out = [
         f"## Mapped ranges that never go stale: {d['label']}", "",
-        f"- {d.get('rounds')} rounds of `benches/mapping.sh` (the four settings taking turns, one process each; "
+        f"- {d.get('rounds')} round{'s' if d.get('rounds') != 1 else ''} of `benches/mapping.sh` (the four settings taking turns, one process each; "
         f"medians over the rounds) on commit {d.get('git', {}).get('commit', '?')}, {d.get('created')}, on "
         f"{d.get('device')}. Vulkan. `zero` and `fault` are wgpu-shim's two modes "
         "([docs/MAPPING.md](docs/MAPPING.md)); `driver` is its opt-out that hands out the driver's pointers, "
@@ -754,7 +754,7 @@ def mapping_section(d: dict) -> str:
         f"{fmt(rb('driver', size256, 'const_range_memcpy', 'map_us'))} µs and "
         f"{fmt(rb('driver', size256, 'const_range_memcpy', 'unmap_us'))} µs). The map is wgpu-core's and the "
         "driver's; the view moves whole page tables at unmap, so the unmap does not grow with the size in "
-        "proportion (1 MiB and 1 GiB in the table below).",
+        f"proportion (1 MiB and {fmt_bytes(big)} in the table below).",
         f"- 4 KiB map round trip, sum of the phases the view touches (MapAsync call, read + verify, unmap; spin): "
         f"{fmt(phases('zero'))} µs in the default mode, {fmt(phases('driver'))} µs with driver pointers "
         "(target: at most 1 µs more). The whole round trip's median varies more than that from round to round "
