@@ -140,7 +140,6 @@ struct Arena {
     live: Vec<(usize, usize)>,
 }
 
-#[derive(Default)]
 struct Views {
     /// The arena new slots come from, and earlier ones with live slots.
     arenas: Vec<Arena>,
