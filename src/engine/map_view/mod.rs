@@ -138,7 +138,16 @@ struct Arena {
     next: usize,
     /// The slots handed out and not yet retired: (address, length).
     live: Vec<(usize, usize)>,
+    /// The memory below `base + given_back` was given back, but for the
+    /// slots live then.
+    given_back: usize,
+    /// Bytes of slots retired since then.
+    retired_since: usize,
 }
+
+/// Retired slots of an arena whose memory is given back at once (so that an
+/// arena in use holds at most this much of retired slots resident).
+const GIVE_BACK: usize = 1 << 20;
 
 struct Views {
     /// The arena new slots come from, and earlier ones with live slots.
@@ -263,15 +272,15 @@ fn slot(span: usize) -> Option<(usize, usize)> {
         let base = os::fresh(ARENA)?;
         // The arena before is full: its memory goes back now, but for the
         // slots still in use (all of it if none is).
-        if let Some(full) = views.arenas.pop() {
+        if let Some(mut full) = views.arenas.pop() {
             if full.live.is_empty() {
                 retire_arena(&mut views, full.base, stale());
             } else {
-                give_back_gaps(&full, stale());
+                give_back_gaps(&mut full, stale());
                 views.arenas.push(full);
             }
         }
-        views.arenas.push(Arena { base, next: 0, live: Vec::new() });
+        views.arenas.push(Arena { base, next: 0, live: Vec::new(), given_back: 0, retired_since: 0 });
     }
     let arena = views.arenas.last_mut()?;
     let at = arena.base + arena.next;
@@ -285,23 +294,26 @@ fn end_slot(base: usize, at: usize, mode: Stale) {
     let mut views = VIEWS.lock();
     let last = views.arenas.len().saturating_sub(1);
     let Some(i) = views.arenas.iter().position(|a| a.base == base) else { return };
-    let live = &mut views.arenas[i].live;
-    if let Some(k) = live.iter().position(|&(a, _)| a == at) {
-        live.swap_remove(k);
+    let arena = &mut views.arenas[i];
+    if let Some(k) = arena.live.iter().position(|&(a, _)| a == at) {
+        arena.retired_since += arena.live.swap_remove(k).1;
     }
     // The current arena lives on until it is full.
-    if live.is_empty() && i != last {
+    if arena.live.is_empty() && i != last {
         views.arenas.remove(i);
         retire_arena(&mut views, base, mode);
+    } else if arena.retired_since >= GIVE_BACK {
+        give_back_gaps(arena, mode);
     }
 }
 
-/// Gives back the memory of a full arena between its live slots (retired
-/// slots read as zeros, or stay inaccessible).
-fn give_back_gaps(arena: &Arena, mode: Stale) {
+/// Gives back the memory of an arena's slots handed out since the last
+/// time, but for the live ones (retired slots read as zeros, or stay
+/// inaccessible).
+fn give_back_gaps(arena: &mut Arena, mode: Stale) {
     let mut live = arena.live.clone();
     live.sort_unstable();
-    let mut from = arena.base;
+    let mut from = arena.base + arena.given_back;
     for (at, span) in live.into_iter().chain([(arena.base + arena.next, 0)]) {
         if at > from {
             match mode {
@@ -311,8 +323,10 @@ fn give_back_gaps(arena: &Arena, mode: Stale) {
                 }
             }
         }
-        from = at + span;
+        from = from.max(at + span);
     }
+    arena.given_back = arena.next;
+    arena.retired_since = 0;
 }
 
 /// Gives back the memory of an arena whose slots are all retired, keeping
