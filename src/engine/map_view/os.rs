@@ -197,8 +197,8 @@ mod imp {
 #[cfg(windows)]
 mod imp {
     use windows_sys::Win32::System::Memory::{
-        VirtualAlloc, VirtualFree, VirtualProtect, MEM_COMMIT, MEM_DECOMMIT, MEM_RELEASE, MEM_RESERVE, PAGE_NOACCESS,
-        PAGE_READWRITE,
+        VirtualAlloc, VirtualFree, VirtualProtect, VirtualUnlock, MEM_COMMIT, MEM_DECOMMIT, MEM_RELEASE, MEM_RESERVE,
+        MEM_RESET, PAGE_NOACCESS, PAGE_READWRITE,
     };
 
     pub(super) fn page_size() -> usize {
@@ -225,7 +225,14 @@ mod imp {
         false
     }
 
+    /// Zeros the view's pages, then gives their memory back as `discard`
+    /// does. The pages stay readable throughout: Windows has no call that
+    /// swaps committed pages for zeroed ones in one step, and decommitting
+    /// them first would let a thread still reading the view fault.
     pub(in crate::engine::map_view) fn retire_zero(addr: usize, len: usize) -> bool {
+        // SAFETY: a committed, writable range this module owns (a view's
+        // copy); the application's view is stale, so only zeros belong there.
+        unsafe { std::ptr::write_bytes(addr as *mut u8, 0, len) };
         discard(addr, len);
         true
     }
@@ -236,12 +243,18 @@ mod imp {
         unsafe { VirtualFree(addr as *mut _, len, MEM_DECOMMIT) != 0 }
     }
 
+    /// Gives back the memory behind pages that already read as zeros (retired
+    /// arena slots, zeroed views), keeping them committed and readable: other
+    /// threads may be reading stale slots beside live ones. After MEM_RESET
+    /// a page holds either what it held (zeros) or a fresh zeroed page, and
+    /// unlocking a range that is not locked takes it out of the working set.
+    /// Decommitted pages (fault mode) stay decommitted.
     pub(in crate::engine::map_view) fn discard(addr: usize, len: usize) {
-        // SAFETY: as in `retire_fault`; committing again gives zeroed pages
-        // that cost nothing until touched.
+        // SAFETY: a range of this module's reservations whose bytes are
+        // zeros or not committed; neither call changes what a read gives.
         unsafe {
-            VirtualFree(addr as *mut _, len, MEM_DECOMMIT);
-            VirtualAlloc(addr as *const _, len, MEM_COMMIT, PAGE_READWRITE);
+            VirtualAlloc(addr as *const _, len, MEM_RESET, PAGE_READWRITE);
+            VirtualUnlock(addr as *const _, len);
         }
     }
 
