@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use parking_lot::Mutex;
 use wgpu_core::binding_model::{BindGroupDescriptor, BindGroupEntry, BindingResource, BufferBinding};
-use wgpu_core::id::BindGroupId;
+use wgpu_core::id::{BindGroupId, BufferId, TextureId, TextureViewId};
 
 use crate::abi::*;
 use crate::conv::binding::EntryKind;
@@ -48,6 +48,56 @@ impl Drop for BindGroup {
 refcounted!(BindGroup, WGPUBindGroup, wgpuBindGroupAddRef, wgpuBindGroupRelease);
 set_label!(BindGroup, WGPUBindGroup, wgpuBindGroupSetLabel);
 
+/// The stand-ins that a bind group naming destroyed buffers or textures is
+/// made of ([`Buffer::stand_in`], [`TextureView::stand_in`]): WebGPU makes
+/// such a bind group valid and fails only the submit that uses it, while
+/// wgpu-core refuses to make it. They are destroyed and dropped once the
+/// bind group exists, which then holds them as it would hold the
+/// destroyed resources.
+#[derive(Default)]
+struct StandIns {
+    buffers: Vec<BufferId>,
+    views: Vec<(TextureId, TextureViewId)>,
+}
+
+impl StandIns {
+    /// The id to bind for `buffer`: a stand-in once it is destroyed.
+    fn buffer(&mut self, buffer: &Buffer) -> BufferId {
+        match buffer.stand_in() {
+            Some(id) => {
+                self.buffers.push(id);
+                id
+            }
+            None => buffer.id,
+        }
+    }
+
+    /// The id to bind for `view`: a stand-in once its texture is destroyed.
+    fn view(&mut self, view: &TextureView) -> TextureViewId {
+        match view.stand_in() {
+            Some((texture, id)) => {
+                self.views.push((texture, id));
+                id
+            }
+            None => view.id,
+        }
+    }
+
+    /// Destroys and drops the stand-ins (the bind group, if made, keeps
+    /// what it needs of them).
+    fn finish(self, global: &wgpu_core::global::Global) {
+        for id in self.buffers {
+            global.buffer_destroy(id);
+            global.buffer_drop(id);
+        }
+        for (texture, view) in self.views {
+            global.texture_destroy(texture);
+            global.texture_view_drop(view);
+            global.texture_drop(texture);
+        }
+    }
+}
+
 /// Resolves the handles of one list of a `WGPUBindGroupEntryExtras`. A
 /// NULL handle is a validation error (`Ok(Err)`), one of the wrong type a
 /// rejection.
@@ -57,7 +107,7 @@ set_label!(BindGroup, WGPUBindGroup, wgpuBindGroupSetLabel);
 unsafe fn array_ids<T: Object, R>(
     handles: &[*mut T::Raw],
     what: &str,
-    id: impl Fn(&T) -> R,
+    mut id: impl FnMut(&T) -> R,
 ) -> ApiResult<Result<Vec<R>, String>> {
     let mut out = Vec::with_capacity(handles.len());
     for (j, &h) in handles.iter().enumerate() {
@@ -73,13 +123,18 @@ unsafe fn array_ids<T: Object, R>(
 /// Reads one entry: one resource of the entry itself, an external texture
 /// (chained; not supported) or one list of wgpu.h's chained
 /// `WGPUBindGroupEntryExtras` (a binding array; buffers all take the
-/// entry's `offset` and `size`). The outer error is a synchronous rejection
-/// (a handle of the wrong type), the inner one a validation error.
+/// entry's `offset` and `size`). Destroyed buffers and textures are bound
+/// as stand-ins, collected in `stand_ins`. The outer error is a synchronous
+/// rejection (a handle of the wrong type), the inner one a validation error.
 ///
 /// # Safety
 /// The entry's chain and the arrays it holds are valid; its handles are
 /// NULL or live.
-unsafe fn read_entry(i: usize, e: &WGPUBindGroupEntry) -> ApiResult<Result<BindGroupEntry<'static>, String>> {
+unsafe fn read_entry(
+    i: usize,
+    e: &WGPUBindGroupEntry,
+    stand_ins: &mut StandIns,
+) -> ApiResult<Result<BindGroupEntry<'static>, String>> {
     use crate::conv::native_extras::entry_arrays;
     // SAFETY: the chain is valid (caller).
     let chain = match unsafe { Chain::walk(e.nextInChain, "WGPUBindGroupEntry") } {
@@ -113,7 +168,7 @@ unsafe fn read_entry(i: usize, e: &WGPUBindGroupEntry) -> ApiResult<Result<BindG
     let size = crate::conv::whole_size(e.size);
     let resource = match (kind, buffer) {
         (EntryKind::Buffer, Some(buffer)) => {
-            BindingResource::Buffer(BufferBinding { buffer: buffer.id, offset: e.offset, size })
+            BindingResource::Buffer(BufferBinding { buffer: stand_ins.buffer(buffer), offset: e.offset, size })
         }
         (EntryKind::Buffer, None) => return Ok(Err(format!("entry for binding {}: no buffer", e.binding))),
         (EntryKind::Sampler, _) => {
@@ -124,13 +179,13 @@ unsafe fn read_entry(i: usize, e: &WGPUBindGroupEntry) -> ApiResult<Result<BindG
         (EntryKind::TextureView, _) => {
             // SAFETY: the view handle is non-NULL here and live (caller).
             let view = unsafe { boundary::arg::<TextureView>(e.textureView, &format!("entries[{i}].textureView")) }?;
-            BindingResource::TextureView(view.id)
+            BindingResource::TextureView(stand_ins.view(view))
         }
         (EntryKind::ExternalTexture, _) => {
             return Ok(Err(format!("entry for binding {}: external textures are not supported", e.binding)))
         }
         (EntryKind::BufferArray, _) => {
-            let bind = |b: &Buffer| BufferBinding { buffer: b.id, offset: e.offset, size };
+            let bind = |b: &Buffer| BufferBinding { buffer: stand_ins.buffer(b), offset: e.offset, size };
             // SAFETY: the handles are NULL or live (caller).
             match unsafe { array_ids::<Buffer, _>(buffers, "WGPUBindGroupEntryExtras.buffers", bind) }? {
                 Ok(list) => BindingResource::BufferArray(Cow::Owned(list)),
@@ -146,7 +201,9 @@ unsafe fn read_entry(i: usize, e: &WGPUBindGroupEntry) -> ApiResult<Result<BindG
         }
         (EntryKind::TextureViewArray, _) => {
             // SAFETY: the handles are NULL or live (caller).
-            match unsafe { array_ids::<TextureView, _>(views, "WGPUBindGroupEntryExtras.textureViews", |v| v.id) }? {
+            match unsafe {
+                array_ids::<TextureView, _>(views, "WGPUBindGroupEntryExtras.textureViews", |v| stand_ins.view(v))
+            }? {
                 Ok(list) => BindingResource::TextureViewArray(Cow::Owned(list)),
                 Err(why) => return Ok(Err(why)),
             }
@@ -159,7 +216,10 @@ unsafe fn read_entry(i: usize, e: &WGPUBindGroupEntry) -> ApiResult<Result<BindG
 ///
 /// # Safety
 /// As [`read_entry`], for every entry; the array and the chain are valid.
-unsafe fn read_entries(desc: &WGPUBindGroupDescriptor) -> ApiResult<Result<Vec<BindGroupEntry<'static>>, String>> {
+unsafe fn read_entries(
+    desc: &WGPUBindGroupDescriptor,
+    stand_ins: &mut StandIns,
+) -> ApiResult<Result<Vec<BindGroupEntry<'static>>, String>> {
     // SAFETY: the array is valid (caller).
     let entries = unsafe { boundary::slice_arg(desc.entries, desc.entryCount, "entries") }?;
     // SAFETY: the chain is valid (caller).
@@ -169,7 +229,7 @@ unsafe fn read_entries(desc: &WGPUBindGroupDescriptor) -> ApiResult<Result<Vec<B
     let mut out = Vec::with_capacity(entries.len());
     for (i, e) in entries.iter().enumerate() {
         // SAFETY: forwarded from the caller.
-        match unsafe { read_entry(i, e) }? {
+        match unsafe { read_entry(i, e, stand_ins) }? {
             Ok(entry) => out.push(entry),
             Err(why) => return Ok(Err(format!("entries[{i}]: {why}"))),
         }
@@ -195,15 +255,21 @@ pub unsafe extern "C" fn wgpuDeviceCreateBindGroup(
         // descriptor.
         let (device, desc) =
             unsafe { (boundary::arg::<Device>(device, "device")?, boundary::ptr_arg(descriptor, "descriptor")?) };
-        // SAFETY: the descriptor's label, layout, chain and entries are valid.
-        let (label, layout, entries) = unsafe {
-            (
-                boundary::label_arg(desc.label, "label")?,
-                boundary::arg::<BindGroupLayout>(desc.layout, "layout")?,
-                read_entries(desc)?,
-            )
+        // SAFETY: the descriptor's label and layout are valid.
+        let (label, layout) = unsafe {
+            (boundary::label_arg(desc.label, "label")?, boundary::arg::<BindGroupLayout>(desc.layout, "layout")?)
         };
         let global = device.global();
+        let mut stand_ins = StandIns::default();
+        // SAFETY: the descriptor's chain and entries are valid.
+        let entries = unsafe { read_entries(desc, &mut stand_ins) };
+        let entries = match entries {
+            Ok(entries) => entries,
+            Err(rejected) => {
+                stand_ins.finish(global);
+                return Err(rejected);
+            }
+        };
         let id = match entries {
             Ok(entries) => {
                 let desc = BindGroupDescriptor {
@@ -212,12 +278,14 @@ pub unsafe extern "C" fn wgpuDeviceCreateBindGroup(
                     entries: Cow::Owned(entries),
                 };
                 let (id, error) = global.device_create_bind_group(device.id, &desc, None);
+                stand_ins.finish(global);
                 if let Some(e) = error {
                     device.report(e);
                 }
                 id
             }
             Err(why) => {
+                stand_ins.finish(global);
                 let id = crate::objects::invalid::bind_group(global, device.id, &label);
                 device.report_validation(format!("wgpuDeviceCreateBindGroup: {why}"));
                 id

@@ -341,13 +341,13 @@ recording_exports! {
     ///
     /// # Safety
     /// `render_bundle_encoder` and `indirect_buffer` are live handles.
-    pub unsafe extern "C" fn wgpuRenderBundleEncoderDrawIndirect(render_bundle_encoder: WGPURenderBundleEncoder, indirect_buffer: WGPUBuffer, indirect_offset: u64) => indirect(render_bundle_encoder_draw_indirect);
+    pub unsafe extern "C" fn wgpuRenderBundleEncoderDrawIndirect(render_bundle_encoder: WGPURenderBundleEncoder, indirect_buffer: WGPUBuffer, indirect_offset: u64) => indirect(render_bundle_encoder_draw_indirect, poison, 16);
 
     /// Draws indexed primitives with the arguments read from `indirect_buffer`.
     ///
     /// # Safety
     /// `render_bundle_encoder` and `indirect_buffer` are live handles.
-    pub unsafe extern "C" fn wgpuRenderBundleEncoderDrawIndexedIndirect(render_bundle_encoder: WGPURenderBundleEncoder, indirect_buffer: WGPUBuffer, indirect_offset: u64) => indirect(render_bundle_encoder_draw_indexed_indirect);
+    pub unsafe extern "C" fn wgpuRenderBundleEncoderDrawIndexedIndirect(render_bundle_encoder: WGPURenderBundleEncoder, indirect_buffer: WGPUBuffer, indirect_offset: u64) => indirect(render_bundle_encoder_draw_indexed_indirect, poison, 20);
 
     /// Inserts a debug marker in the bundle.
     ///

@@ -24,7 +24,11 @@ use crate::objects::render_pipeline::RenderPipeline;
 ///   range; the bytes;
 /// - `set_index_buffer(f, fail)`: the buffer and its range; an `Undefined`
 ///   or unknown format goes to the encoder's `fail` instead;
-/// - `indirect(f)`: the indirect buffer and its offset;
+/// - `indirect(f)`: the indirect buffer and its offset; `indirect(f, fail,
+///   n)` first checks that `n` bytes of arguments at the offset are aligned
+///   and inside the buffer, and gives the encoder's `fail` what is wrong
+///   (wgpu-core checks neither in a render bundle, and asserts on the
+///   second at the pass's `Finish`);
 /// - `label(f, "param", extra...)`: the label, then `extra`.
 ///
 /// Each encoder's module lists its own exports (the names `procs.rs` and
@@ -108,6 +112,9 @@ macro_rules! recording_exports {
             }
         };
         let size = $crate::conv::whole_size($size).and_then(std::num::NonZeroU64::new);
+        if let Some((offset, size)) = buffer.index_prebind(format, $offset, size) {
+            enc.record(|g, e| g.$core(e, buffer.id, format, offset, size));
+        }
         enc.record(|g, e| g.$core(e, buffer.id, format, $offset, size));
         Ok(())
     }};
@@ -123,7 +130,7 @@ macro_rules! recording_exports {
         enc.record(|g, e| g.$core(e, $offset, bytes));
         Ok(())
     }};
-    (@indirect $encoder:ty, $param:literal, $name:ident, $handle:ident, [$buffer:ident, $offset:ident], $core:ident) => {{
+    (@indirect $encoder:ty, $param:literal, $name:ident, $handle:ident, [$buffer:ident, $offset:ident], $core:ident $(, $fail:ident, $args:literal)?) => {{
         // SAFETY: the C caller passes live handles.
         let (enc, buffer) = unsafe {
             (
@@ -131,6 +138,12 @@ macro_rules! recording_exports {
                 $crate::ffi::boundary::arg::<$crate::objects::buffer::Buffer>($buffer, "indirectBuffer")?,
             )
         };
+        $(
+            if let Some(why) = buffer.indirect_problem($offset, $args) {
+                enc.$fail(format!(concat!(stringify!($name), ": {}"), why));
+                return Ok(());
+            }
+        )?
         enc.record(|g, e| g.$core(e, buffer.id, $offset));
         Ok(())
     }};

@@ -53,6 +53,26 @@ pub(crate) unsafe fn texture_info(
     }))
 }
 
+/// Whether a texture-to-texture copy reads and writes one subresource that
+/// wgpu-core does not see as one: a mip level of a 1D or 3D texture is one
+/// subresource whatever the copy's z range, while wgpu-core compares the z
+/// ranges as array layers (and so lets overlapping boxes through).
+///
+/// # Safety
+/// `source.texture` is a live handle.
+unsafe fn one_subresource(
+    source: &WGPUTexelCopyTextureInfo,
+    src: &wgt::TexelCopyTextureInfo<TextureId>,
+    dst: &wgt::TexelCopyTextureInfo<TextureId>,
+) -> ApiResult<bool> {
+    if src.texture != dst.texture || src.mip_level != dst.mip_level {
+        return Ok(false);
+    }
+    // SAFETY: a live handle (caller).
+    let texture = unsafe { boundary::arg::<Texture>(source.texture, "source.texture") }?;
+    Ok(texture.one_subresource_per_level())
+}
+
 /// A buffer copy location.
 ///
 /// # Safety
@@ -148,6 +168,14 @@ pub unsafe extern "C" fn wgpuCommandEncoderCopyTextureToTexture(
             )
         };
         match (src, dst) {
+            // SAFETY: `source` is valid with a live texture (read above).
+            (Ok(src), Ok(dst)) if unsafe { one_subresource(boundary::ptr_arg(source, "source")?, &src, &dst)? } => {
+                encoder.invalidate(format!(
+                    "wgpuCommandEncoderCopyTextureToTexture: source and destination are mip level {} of one 1D or 3D \
+                     texture, which is one subresource: a copy within a texture must not read and write the same subresource",
+                    src.mip_level
+                ))
+            }
             (Ok(src), Ok(dst)) => encoder
                 .check(encoder.device.global().command_encoder_copy_texture_to_texture(encoder.id, &src, &dst, &size)),
             (Err(why), _) | (_, Err(why)) => {

@@ -16,7 +16,7 @@ use crate::abi::*;
 use crate::ffi::boundary::{self, call, refcounted, set_label};
 use crate::ffi::handle::{Handle, Object};
 use crate::objects::device::Device;
-use crate::objects::texture_view::TextureView;
+use crate::objects::texture_view::{TextureView, ViewRemake};
 
 /// The conversions `texel_copy.rs`, `surface/config.rs` and
 /// `native/commands.rs` name through this module.
@@ -41,7 +41,7 @@ pub(crate) struct Texture {
     destroyed: AtomicBool,
     /// The wgpu-core descriptor it was made with (none for an invalid
     /// texture or a surface frame), for the stand-in of a view made after
-    /// `Destroy` ([`Texture::view_source`]).
+    /// `Destroy` ([`Texture::stand_in`]).
     remake: Option<wgpu_core::resource::TextureDescriptor<'static>>,
     /// Dropped after the wgpu-core texture: a surface frame keeps here the
     /// wgpu-core surface it came from when that surface had to be retired
@@ -91,30 +91,38 @@ impl Texture {
         }
     }
 
-    /// The wgpu-core texture a new view is made of, and whether it is a
-    /// stand-in to destroy once the view exists. A destroyed texture's view
-    /// must be valid, and only a submit that uses it fails (WebGPU checks a
-    /// destroyed texture at submit); wgpu-core refuses to make a view of a
-    /// destroyed texture, so the view is made of a fresh texture of the
-    /// same descriptor, destroyed at once: the view then behaves as one
-    /// made before `Destroy`. Where no stand-in can be made (an invalid
-    /// texture, a frame, no memory), the view is made of the texture itself
-    /// and is invalid, as before.
-    fn view_source(&self) -> (TextureId, bool) {
+    /// A stand-in for this texture once it is destroyed: a fresh wgpu-core
+    /// texture of the same descriptor, which the caller destroys and drops
+    /// as soon as it has made what it needed of it (a view, a bind group's
+    /// view). WebGPU checks a destroyed texture at submit, while wgpu-core
+    /// refuses to make anything of one, so a view or bind group made after
+    /// `Destroy` is made of the stand-in and then behaves as one made
+    /// before `Destroy`: valid, and only a submit that uses it fails.
+    /// `None` while the texture is not destroyed, and where no stand-in can
+    /// be made (an invalid texture, a frame, no memory): the caller then
+    /// uses the texture itself, and what it makes is invalid, as before.
+    pub(crate) fn stand_in(&self) -> Option<TextureId> {
         if !self.destroyed.load(Ordering::Acquire) {
-            return (self.id, false);
+            return None;
         }
-        let Some(desc) = &self.remake else { return (self.id, false) };
+        let desc = self.remake.as_ref()?;
         let global = self.device.global();
         let (id, error) = global.device_create_texture(self.device.id, desc, None);
         match error {
-            None => (id, true),
+            None => Some(id),
             Some(e) => {
-                log::debug!(target: "wgpu_shim", "no stand-in for a view of a destroyed texture ({e}): the view is invalid");
+                log::debug!(target: "wgpu_shim", "no stand-in for a destroyed texture ({e}): what is made of it is invalid");
                 global.texture_drop(id);
-                (self.id, false)
+                None
             }
         }
+    }
+
+    /// Whether each mip level is one subresource (1D and 3D textures: a
+    /// level has one array layer, whatever its depth), so that a copy
+    /// within one level of it always copies a subresource onto itself.
+    pub(crate) fn one_subresource_per_level(&self) -> bool {
+        matches!(self.dimension, WGPUTextureDimension::_1D | WGPUTextureDimension::_3D)
     }
 
     /// `wgpuTextureDestroy`: frees the GPU memory. Repeating it does nothing.
@@ -234,18 +242,19 @@ pub unsafe extern "C" fn wgpuTextureCreateView(
         };
         let device = &texture.device;
         let global = device.global();
-        let id = match converted {
+        let (id, remake) = match converted {
             Ok(core_desc) => {
-                let (source, stand_in) = texture.view_source();
-                let (id, error) = global.texture_create_view(source, &core_desc, None);
-                if stand_in {
+                let stand_in = texture.stand_in();
+                let (id, error) = global.texture_create_view(stand_in.unwrap_or(texture.id), &core_desc, None);
+                if let Some(source) = stand_in {
                     global.texture_destroy(source);
                     global.texture_drop(source);
                 }
+                let remake = error.is_none().then(|| view_remake(&core_desc));
                 if let Some(e) = error {
                     device.report(e);
                 }
-                id
+                (id, remake)
             }
             Err(why) => {
                 // A base mip level past every limit: wgpu-core rejects it.
@@ -258,11 +267,23 @@ pub unsafe extern "C" fn wgpuTextureCreateView(
                 };
                 let (id, _) = global.texture_create_view(texture.id, &bad, None);
                 device.report_validation(format!("wgpuTextureCreateView {label:?}: {why}"));
-                id
+                (id, None)
             }
         };
-        Ok(Handle::into_raw(Arc::new(TextureView::new(texture.arc(), id, label))))
+        Ok(Handle::into_raw(Arc::new(TextureView::new(texture.arc(), id, label, remake))))
     })
+}
+
+/// A view's descriptor without its label, kept to make the view again on a
+/// stand-in texture ([`TextureView::stand_in`]).
+fn view_remake(desc: &wgpu_core::resource::TextureViewDescriptor<'_>) -> ViewRemake {
+    wgpu_core::resource::TextureViewDescriptor {
+        label: None,
+        format: desc.format,
+        dimension: desc.dimension,
+        usage: desc.usage,
+        range: desc.range,
+    }
 }
 
 /// Frees the texture's memory; later use in a submit is a validation error.

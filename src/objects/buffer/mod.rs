@@ -42,6 +42,9 @@ pub(crate) struct Buffer {
     /// Created with `mappedAtCreation`: wgpu-core's unmap of that mapping
     /// records a queue write (see `work_done.rs`).
     created_mapped: bool,
+    /// The wgpu-core descriptor of a valid buffer (label left out, not
+    /// mapped), for a stand-in once it is destroyed ([`Buffer::stand_in`]).
+    remake: Option<wgpu_core::resource::BufferDescriptor<'static>>,
 }
 
 impl Object for Buffer {
@@ -80,6 +83,74 @@ impl Buffer {
     pub(crate) fn track_mapping(self: &Arc<Self>) {
         if !self.tracked.is_set() {
             self.device.mappable_buffers.insert(self, &self.tracked);
+        }
+    }
+
+    /// A stand-in for this buffer once it is destroyed, for a bind group
+    /// made after `Destroy`: WebGPU checks a destroyed buffer at submit, so
+    /// such a bind group is valid and only a submit that uses it fails,
+    /// while wgpu-core refuses to make one. The bind group is made of a
+    /// fresh buffer of the same descriptor, which the caller destroys and
+    /// drops once the bind group exists; it then behaves as one made before
+    /// `Destroy`. `None` while the buffer is not destroyed, or when no
+    /// stand-in can be made (an invalid buffer, no memory): the caller then
+    /// uses the buffer itself, and the bind group is invalid, as before.
+    pub(crate) fn stand_in(&self) -> Option<BufferId> {
+        let desc = self.remake.as_ref()?;
+        if !self.state.lock().destroyed {
+            return None;
+        }
+        let global = self.device.global();
+        match global.device_create_buffer(self.device.id, desc, None) {
+            (id, None) => Some(id),
+            (id, Some(e)) => {
+                log::debug!(target: "wgpu_shim", "no stand-in for a destroyed buffer ({e}): the bind group is invalid");
+                global.buffer_drop(id);
+                None
+            }
+        }
+    }
+
+    /// The binding to record just before `SetIndexBuffer(offset, size)` so
+    /// that wgpu-core can initialise the range, or `None` when none is
+    /// needed. wgpu-core 30 zero-fills a still-uninitialised index range
+    /// at submit with a clear that must start on a 4-byte boundary, and
+    /// panics (dropping the whole submit) when a `Uint16` range starts 2
+    /// bytes past one. Binding the range from that boundary first, with
+    /// the same end, makes the first initialisation start there; the real
+    /// binding follows and finds the range initialised. Only where the real
+    /// binding is valid, so that an error names what the caller passed.
+    pub(crate) fn index_prebind(
+        &self,
+        format: wgpu_types::IndexFormat,
+        offset: u64,
+        size: Option<std::num::NonZeroU64>,
+    ) -> Option<(u64, Option<std::num::NonZeroU64>)> {
+        let fits = match size {
+            Some(size) => offset.checked_add(size.get()).is_some_and(|end| end <= self.size),
+            None => offset <= self.size,
+        };
+        let index = wgpu_types::BufferUsages::INDEX.bits() as u64;
+        let needed = format == wgpu_types::IndexFormat::Uint16 && offset % 4 == 2;
+        (needed && fits && self.valid && self.usage & index != 0)
+            .then(|| (offset - 2, size.and_then(|s| s.checked_add(2))))
+    }
+
+    /// What is wrong with reading `args` bytes of indirect draw arguments at
+    /// `offset` (not a multiple of 4, or past the end), for a valid buffer;
+    /// `None` when nothing is.
+    pub(crate) fn indirect_problem(&self, offset: u64, args: u64) -> Option<String> {
+        if !self.valid {
+            None
+        } else if !offset.is_multiple_of(4) {
+            Some(format!("indirect offset {offset} is not a multiple of 4"))
+        } else if offset.checked_add(args).is_none_or(|end| end > self.size) {
+            Some(format!(
+                "{args} bytes of indirect arguments at offset {offset} go past the end of the buffer ({} bytes)",
+                self.size
+            ))
+        } else {
+            None
         }
     }
 
@@ -177,6 +248,12 @@ pub unsafe extern "C" fn wgpuDeviceCreateBuffer(
             state: Mutex::new(state),
             tracked: Slot::default(),
             created_mapped: mapped,
+            remake: valid.then_some(wgpu_core::resource::BufferDescriptor {
+                label: None,
+                size: core_desc.size,
+                usage: core_desc.usage,
+                mapped_at_creation: false,
+            }),
         });
         if mapped {
             if valid && !buffer.finish_creation_mapping() {
