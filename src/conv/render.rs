@@ -169,13 +169,17 @@ pub(crate) fn depth_stencil(d: &WGPUDepthStencilState) -> Result<wgt::DepthStenc
     })
 }
 
-/// A multisample state.
-pub(crate) fn multisample(m: &WGPUMultisampleState) -> wgt::MultisampleState {
-    wgt::MultisampleState {
-        count: m.count,
-        mask: u64::from(m.mask),
-        alpha_to_coverage_enabled: m.alphaToCoverageEnabled != 0,
+/// A multisample state. Alpha to coverage needs more than one sample (the
+/// standard; wgpu-core 30 accepts it with one).
+pub(crate) fn multisample(m: &WGPUMultisampleState) -> Result<wgt::MultisampleState, String> {
+    let alpha_to_coverage_enabled = m.alphaToCoverageEnabled != 0;
+    if alpha_to_coverage_enabled && m.count <= 1 {
+        return Err(format!(
+            "multisample.alphaToCoverageEnabled needs a multisample.count above 1 (it is {})",
+            m.count
+        ));
     }
+    Ok(wgt::MultisampleState { count: m.count, mask: u64::from(m.mask), alpha_to_coverage_enabled })
 }
 
 /// A blend factor (`Undefined`: `default`).
@@ -284,8 +288,11 @@ mod tests {
 
     #[test]
     fn multisample_defaults() {
-        let m = multisample(&WGPUMultisampleState::default());
+        let m = multisample(&WGPUMultisampleState::default()).unwrap();
         assert_eq!((m.count, m.mask, m.alpha_to_coverage_enabled), (1, 0xFFFF_FFFF, false));
+        let a2c = |count| WGPUMultisampleState { count, alphaToCoverageEnabled: 1, ..Default::default() };
+        assert!(multisample(&a2c(1)).unwrap_err().contains("alphaToCoverage"));
+        assert!(multisample(&a2c(4)).unwrap().alpha_to_coverage_enabled);
     }
 
     #[test]

@@ -38,6 +38,7 @@ macro_rules! multi_draw {
                         boundary::arg::<Buffer>(buffer, "buffer")?,
                     )
                 };
+                pass.count_draws(u64::from(count));
                 pass.record(|g, p| g.$core(p, buffer.id, offset, count));
                 Ok(())
             })
@@ -73,6 +74,7 @@ macro_rules! multi_draw_count {
                         boundary::arg::<Buffer>(count_buffer, "count_buffer")?,
                     )
                 };
+                pass.count_draws(u64::from(max_count));
                 pass.record(|g, p| g.$core(p, buffer.id, offset, count_buffer.id, count_buffer_offset, max_count));
                 Ok(())
             })

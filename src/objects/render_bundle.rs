@@ -22,6 +22,9 @@ pub(crate) struct RenderBundle {
     /// Encoded with no attachment (wgpu-native compatibility): no pass is
     /// compatible with it.
     pub(crate) no_attachments: bool,
+    /// The draws it records, which count toward the `maxDrawCount` of each
+    /// pass that executes it.
+    pub(crate) draws: u64,
 }
 
 impl Object for RenderBundle {

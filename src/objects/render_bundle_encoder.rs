@@ -8,6 +8,7 @@
 //! reports that it is invalid. Validation errors this library finds itself
 //! while recording are reported by `Finish` in place of wgpu-core's.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use parking_lot::Mutex;
@@ -43,6 +44,9 @@ pub(crate) struct RenderBundleEncoder {
     /// Debug groups pushed and not popped yet (wgpu-core does not check a
     /// bundle's balance; the standard makes an unbalanced one invalid).
     debug_depth: Mutex<u32>,
+    /// Draws recorded, which count toward the `maxDrawCount` of each pass
+    /// that executes the bundle.
+    draws: AtomicU64,
 }
 
 impl Object for RenderBundleEncoder {
@@ -72,6 +76,11 @@ impl RenderBundleEncoder {
                 self.device.report(e);
             }
         }
+    }
+
+    /// Counts `n` more draws (see [`RenderBundle::draws`]).
+    pub(crate) fn count_draws(&self, n: u64) {
+        self.draws.fetch_add(n, Ordering::Relaxed);
     }
 
     /// Records a validation error for `Finish` (the first one is kept).
@@ -226,6 +235,7 @@ pub unsafe extern "C" fn wgpuDeviceCreateRenderBundleEncoder(
             poison: Mutex::new(poison),
             no_attachments,
             debug_depth: Mutex::new(0),
+            draws: AtomicU64::new(0),
         };
         Ok(Handle::into_raw(Arc::new(encoder)))
     })
@@ -290,6 +300,7 @@ pub unsafe extern "C" fn wgpuRenderBundleEncoderFinish(
             id,
             label: Mutex::new(label),
             no_attachments: encoder.no_attachments,
+            draws: encoder.draws.load(Ordering::Relaxed),
         };
         Ok(Handle::into_raw(Arc::new(bundle)))
     })
@@ -329,25 +340,25 @@ recording_exports! {
     ///
     /// # Safety
     /// `render_bundle_encoder` is a live handle.
-    pub unsafe extern "C" fn wgpuRenderBundleEncoderDraw(render_bundle_encoder: WGPURenderBundleEncoder, vertex_count: u32, instance_count: u32, first_vertex: u32, first_instance: u32) => plain(render_bundle_encoder_draw);
+    pub unsafe extern "C" fn wgpuRenderBundleEncoderDraw(render_bundle_encoder: WGPURenderBundleEncoder, vertex_count: u32, instance_count: u32, first_vertex: u32, first_instance: u32) => draw(render_bundle_encoder_draw);
 
     /// Draws indexed primitives.
     ///
     /// # Safety
     /// `render_bundle_encoder` is a live handle.
-    pub unsafe extern "C" fn wgpuRenderBundleEncoderDrawIndexed(render_bundle_encoder: WGPURenderBundleEncoder, index_count: u32, instance_count: u32, first_index: u32, base_vertex: i32, first_instance: u32) => plain(render_bundle_encoder_draw_indexed);
+    pub unsafe extern "C" fn wgpuRenderBundleEncoderDrawIndexed(render_bundle_encoder: WGPURenderBundleEncoder, index_count: u32, instance_count: u32, first_index: u32, base_vertex: i32, first_instance: u32) => draw(render_bundle_encoder_draw_indexed);
 
     /// Draws with the arguments read from `indirect_buffer`.
     ///
     /// # Safety
     /// `render_bundle_encoder` and `indirect_buffer` are live handles.
-    pub unsafe extern "C" fn wgpuRenderBundleEncoderDrawIndirect(render_bundle_encoder: WGPURenderBundleEncoder, indirect_buffer: WGPUBuffer, indirect_offset: u64) => indirect(render_bundle_encoder_draw_indirect, poison, 16);
+    pub unsafe extern "C" fn wgpuRenderBundleEncoderDrawIndirect(render_bundle_encoder: WGPURenderBundleEncoder, indirect_buffer: WGPUBuffer, indirect_offset: u64) => draw_indirect(render_bundle_encoder_draw_indirect, poison, 16);
 
     /// Draws indexed primitives with the arguments read from `indirect_buffer`.
     ///
     /// # Safety
     /// `render_bundle_encoder` and `indirect_buffer` are live handles.
-    pub unsafe extern "C" fn wgpuRenderBundleEncoderDrawIndexedIndirect(render_bundle_encoder: WGPURenderBundleEncoder, indirect_buffer: WGPUBuffer, indirect_offset: u64) => indirect(render_bundle_encoder_draw_indexed_indirect, poison, 20);
+    pub unsafe extern "C" fn wgpuRenderBundleEncoderDrawIndexedIndirect(render_bundle_encoder: WGPURenderBundleEncoder, indirect_buffer: WGPUBuffer, indirect_offset: u64) => draw_indirect(render_bundle_encoder_draw_indexed_indirect, poison, 20);
 
     /// Inserts a debug marker in the bundle.
     ///

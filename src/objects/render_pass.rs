@@ -8,6 +8,7 @@
 //! malformed descriptor, non-finite viewport values) make the pass invalid
 //! and are reported by `Finish` in place of wgpu-core's.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use parking_lot::Mutex;
@@ -35,7 +36,16 @@ pub(crate) struct RenderPassEncoder {
     encoder: Arc<CommandEncoder>,
     pass: Mutex<RenderPass>,
     pub(crate) label: Mutex<String>,
+    /// Draws recorded so far, those of executed bundles included.
+    draws: AtomicU64,
+    /// `WGPURenderPassMaxDrawCount.maxDrawCount` (the standard's default
+    /// when not chained): more draws make the pass invalid. wgpu-core has
+    /// no such limit.
+    max_draws: u64,
 }
+
+/// The standard's `maxDrawCount` when the descriptor chains none.
+const DEFAULT_MAX_DRAWS: u64 = 50_000_000;
 
 impl Object for RenderPassEncoder {
     type Raw = WGPURenderPassEncoderImpl;
@@ -51,6 +61,19 @@ impl RenderPassEncoder {
     /// error, if any, with the pass unlocked.
     pub(crate) fn record<E: wgt::error::WebGpuError>(&self, f: impl FnOnce(&Global, &mut RenderPass) -> Result<(), E>) {
         crate::objects::compute_pass::record_in(&self.device, &self.pass, f);
+    }
+
+    /// Counts `n` more draws; the one that goes past `maxDrawCount` makes
+    /// the pass invalid.
+    pub(crate) fn count_draws(&self, n: u64) {
+        let before = self.draws.fetch_add(n, Ordering::Relaxed);
+        let after = before.saturating_add(n);
+        if before <= self.max_draws && after > self.max_draws {
+            self.invalidate(format!(
+                "the render pass records {after} draws (bundles' draws included), more than its maxDrawCount ({})",
+                self.max_draws
+            ));
+        }
     }
 
     /// Makes the pass invalid for a validation error this library found:
@@ -166,7 +189,7 @@ unsafe fn depth_stencil_attachment(
 unsafe fn read_descriptor<'a>(
     desc: &WGPURenderPassDescriptor,
     label: &'a str,
-) -> boundary::ApiResult<Result<RenderPassDescriptor<'a>, String>> {
+) -> boundary::ApiResult<Result<(RenderPassDescriptor<'a>, u64), String>> {
     // SAFETY: the arrays and chains are valid (caller).
     let (colors, chain) = unsafe {
         (
@@ -174,11 +197,14 @@ unsafe fn read_descriptor<'a>(
             crate::ffi::chain_walk::Chain::walk(desc.nextInChain, "WGPURenderPassDescriptor"),
         )
     };
-    // `RenderPassMaxDrawCount` is accepted; wgpu-core has no draw count
-    // limit of its own to give it to.
-    if let Err(why) = chain {
-        return Ok(Err(crate::conv::chain_error(why)));
-    }
+    let chain = match chain {
+        Ok(chain) => chain,
+        Err(why) => return Ok(Err(crate::conv::chain_error(why))),
+    };
+    // SAFETY: a struct of this sType in the chain is a
+    // `WGPURenderPassMaxDrawCount` (caller).
+    let max_draws = unsafe { chain.get::<WGPURenderPassMaxDrawCount>(WGPUSType::RenderPassMaxDrawCount) }
+        .map_or(DEFAULT_MAX_DRAWS, |m| m.maxDrawCount);
     let mut color_attachments = Vec::with_capacity(colors.len());
     for (i, a) in colors.iter().enumerate() {
         // SAFETY: the attachment's chain is valid (caller).
@@ -208,14 +234,15 @@ unsafe fn read_descriptor<'a>(
         Ok(t) => t,
         Err(why) => return Ok(Err(why)),
     };
-    Ok(Ok(RenderPassDescriptor {
+    let desc = RenderPassDescriptor {
         label: crate::conv::label(label),
         color_attachments: std::borrow::Cow::Owned(color_attachments),
         depth_stencil_attachment,
         timestamp_writes,
         occlusion_query_set,
         multiview_mask: None,
-    }))
+    };
+    Ok(Ok((desc, max_draws)))
 }
 
 /// Begins a render pass. A malformed descriptor (unknown or missing load
@@ -248,8 +275,8 @@ pub unsafe extern "C" fn wgpuCommandEncoderBeginRenderPass(
         let read = unsafe { read_descriptor(desc, &label) }?;
         let device = encoder.device.clone();
         let global = device.global();
-        let (wgpu_desc, problem) = match read {
-            Ok(d) => (d, None),
+        let (wgpu_desc, max_draws, problem) = match read {
+            Ok((d, max_draws)) => (d, max_draws, None),
             Err(why) => (
                 RenderPassDescriptor {
                     label: crate::conv::label(&label),
@@ -259,6 +286,7 @@ pub unsafe extern "C" fn wgpuCommandEncoderBeginRenderPass(
                     occlusion_query_set: None,
                     multiview_mask: None,
                 },
+                DEFAULT_MAX_DRAWS,
                 Some(why),
             ),
         };
@@ -272,6 +300,8 @@ pub unsafe extern "C" fn wgpuCommandEncoderBeginRenderPass(
             encoder: encoder.arc(),
             pass: Mutex::new(pass),
             label: Mutex::new(label),
+            draws: AtomicU64::new(0),
+            max_draws,
         };
         if let Some(why) = problem {
             pass.invalidate(format!("wgpuCommandEncoderBeginRenderPass: {why}"));

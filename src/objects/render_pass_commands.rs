@@ -29,6 +29,9 @@ use crate::objects::render_pipeline::RenderPipeline;
 ///   and inside the buffer, and gives the encoder's `fail` what is wrong
 ///   (wgpu-core checks neither in a render bundle, and asserts on the
 ///   second at the pass's `Finish`);
+/// - `draw(f)`, `draw_indirect(...)`: as `plain` and `indirect`, counting
+///   one draw toward the pass's `maxDrawCount` (a bundle's count is added
+///   to each pass that executes it);
 /// - `label(f, "param", extra...)`: the label, then `extra`.
 ///
 /// Each encoder's module lists its own exports (the names `procs.rs` and
@@ -53,6 +56,18 @@ macro_rules! recording_exports {
         let enc = unsafe { $crate::ffi::boundary::arg::<$encoder>($handle, $param) }?;
         enc.record(|g, e| g.$core(e $(, $arg)*));
         Ok(())
+    }};
+    (@draw $encoder:ty, $param:literal, $name:ident, $handle:ident, [$($arg:ident),*], $core:ident) => {{
+        // SAFETY: the C caller passes a live handle.
+        let enc = unsafe { $crate::ffi::boundary::arg::<$encoder>($handle, $param) }?;
+        enc.count_draws(1);
+        enc.record(|g, e| g.$core(e $(, $arg)*));
+        Ok(())
+    }};
+    (@draw_indirect $encoder:ty, $param:literal, $name:ident, $handle:ident, [$($arg:ident),*], $($how:tt)*) => {{
+        // SAFETY: the C caller passes a live handle.
+        unsafe { $crate::ffi::boundary::arg::<$encoder>($handle, $param) }?.count_draws(1);
+        $crate::objects::render_pass_commands::recording_exports!(@indirect $encoder, $param, $name, $handle, [$($arg),*], $($how)*)
     }};
     (@set_pipeline $encoder:ty, $param:literal, $name:ident, $handle:ident, [$pipeline:ident], $pipeline_ty:ty, $core:ident) => {{
         // SAFETY: the C caller passes live handles.
@@ -195,25 +210,25 @@ recording_exports! {
     ///
     /// # Safety
     /// `render_pass_encoder` is a live handle.
-    pub unsafe extern "C" fn wgpuRenderPassEncoderDraw(render_pass_encoder: WGPURenderPassEncoder, vertex_count: u32, instance_count: u32, first_vertex: u32, first_instance: u32) => plain(render_pass_draw);
+    pub unsafe extern "C" fn wgpuRenderPassEncoderDraw(render_pass_encoder: WGPURenderPassEncoder, vertex_count: u32, instance_count: u32, first_vertex: u32, first_instance: u32) => draw(render_pass_draw);
 
     /// Draws indexed primitives.
     ///
     /// # Safety
     /// `render_pass_encoder` is a live handle.
-    pub unsafe extern "C" fn wgpuRenderPassEncoderDrawIndexed(render_pass_encoder: WGPURenderPassEncoder, index_count: u32, instance_count: u32, first_index: u32, base_vertex: i32, first_instance: u32) => plain(render_pass_draw_indexed);
+    pub unsafe extern "C" fn wgpuRenderPassEncoderDrawIndexed(render_pass_encoder: WGPURenderPassEncoder, index_count: u32, instance_count: u32, first_index: u32, base_vertex: i32, first_instance: u32) => draw(render_pass_draw_indexed);
 
     /// Draws with the arguments read from `indirect_buffer`.
     ///
     /// # Safety
     /// `render_pass_encoder` and `indirect_buffer` are live handles.
-    pub unsafe extern "C" fn wgpuRenderPassEncoderDrawIndirect(render_pass_encoder: WGPURenderPassEncoder, indirect_buffer: WGPUBuffer, indirect_offset: u64) => indirect(render_pass_draw_indirect);
+    pub unsafe extern "C" fn wgpuRenderPassEncoderDrawIndirect(render_pass_encoder: WGPURenderPassEncoder, indirect_buffer: WGPUBuffer, indirect_offset: u64) => draw_indirect(render_pass_draw_indirect);
 
     /// Draws indexed primitives with the arguments read from `indirect_buffer`.
     ///
     /// # Safety
     /// `render_pass_encoder` and `indirect_buffer` are live handles.
-    pub unsafe extern "C" fn wgpuRenderPassEncoderDrawIndexedIndirect(render_pass_encoder: WGPURenderPassEncoder, indirect_buffer: WGPUBuffer, indirect_offset: u64) => indirect(render_pass_draw_indexed_indirect);
+    pub unsafe extern "C" fn wgpuRenderPassEncoderDrawIndexedIndirect(render_pass_encoder: WGPURenderPassEncoder, indirect_buffer: WGPUBuffer, indirect_offset: u64) => draw_indirect(render_pass_draw_indexed_indirect);
 
     /// Sets the scissor rectangle.
     ///
@@ -343,6 +358,7 @@ pub unsafe extern "C" fn wgpuRenderPassEncoderExecuteBundles(
         let (pass, raw) =
             unsafe { (pass(render_pass_encoder)?, boundary::slice_arg(bundles, bundle_count, "bundles")?) };
         let mut ids = Vec::with_capacity(raw.len());
+        let mut draws = 0u64;
         for (i, b) in raw.iter().enumerate() {
             // SAFETY: the entries are live handles (caller); NULL is rejected.
             let bundle = unsafe { boundary::arg::<RenderBundle>(*b, &format!("bundles[{i}]")) }?;
@@ -356,7 +372,9 @@ pub unsafe extern "C" fn wgpuRenderPassEncoderExecuteBundles(
                 continue;
             }
             ids.push(bundle.id);
+            draws = draws.saturating_add(bundle.draws);
         }
+        pass.count_draws(draws);
         pass.record(|g, p| g.render_pass_execute_bundles(p, &ids));
         Ok(())
     })

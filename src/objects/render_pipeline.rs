@@ -239,13 +239,17 @@ unsafe fn read_descriptor<'a>(desc: &WGPURenderPipelineDescriptor, label: &'a st
         Ok(d) => d,
         Err(why) => return Ok(Err(why)),
     };
+    let multisample = match conv::multisample(&desc.multisample) {
+        Ok(m) => m,
+        Err(why) => return Ok(Err(why)),
+    };
     Ok(Ok(RenderPipelineDescriptor {
         label: crate::conv::label(label),
         layout: layout.map(|l| l.id),
         vertex: VertexState { stage: vertex_stage, buffers: Cow::Owned(buffers) },
         primitive,
         depth_stencil,
-        multisample: conv::multisample(&desc.multisample),
+        multisample,
         fragment: fragment_state,
         multiview_mask: None,
         cache: None,
