@@ -17,7 +17,7 @@ use std::borrow::Cow;
 
 use wgpu_core::naga;
 
-use naga::{Binding, Handle, Interpolation, Module, ScalarKind, Type, TypeInner};
+use naga::{Binding, Interpolation, Module, ScalarKind, TypeInner};
 
 /// `code` with the `enable wgpu_binding_array;` directive that naga 30
 /// requires before `binding_array` types and naga 29 did not, when the code
@@ -53,61 +53,7 @@ pub(crate) fn integer_io_made_flat(code: &str) -> Option<Module> {
         return None;
     }
     let mut module = naga::front::wgsl::parse_str(code).ok()?;
-    let mut changed = false;
-    let mut structs = Vec::new();
-    for ep in module.entry_points.iter_mut() {
-        let function = &mut ep.function;
-        for arg in function.arguments.iter_mut() {
-            changed |= patch(&module.types, arg.ty, arg.binding.as_mut(), &mut structs);
-        }
-        if let Some(result) = function.result.as_mut() {
-            changed |= patch(&module.types, result.ty, result.binding.as_mut(), &mut structs);
-        }
-    }
-    for ty in structs {
-        changed |= patch_struct(&mut module, ty);
-    }
-    changed.then_some(module)
-}
-
-/// Applies the default to one binding; notes a struct type (whose members
-/// carry the bindings) for [`patch_struct`].
-fn patch(
-    types: &naga::UniqueArena<Type>,
-    ty: Handle<Type>,
-    binding: Option<&mut Binding>,
-    structs: &mut Vec<Handle<Type>>,
-) -> bool {
-    match binding {
-        Some(binding) => make_flat(binding, &types[ty].inner),
-        None => {
-            if matches!(types[ty].inner, TypeInner::Struct { .. }) && !structs.contains(&ty) {
-                structs.push(ty);
-            }
-            false
-        }
-    }
-}
-
-/// Applies the default to the members of the struct type `ty`, in place
-/// (the handle stays the same, so every use of the type sees it).
-fn patch_struct(module: &mut Module, ty: Handle<Type>) -> bool {
-    let mut new = module.types[ty].clone();
-    let TypeInner::Struct { ref mut members, .. } = new.inner else { return false };
-    let mut changed = false;
-    for member in members.iter_mut() {
-        if let Some(binding) = member.binding.as_mut() {
-            changed |= make_flat(binding, &module.types[member.ty].inner);
-        }
-    }
-    // `replace` requires a value not in the arena yet; an identical struct
-    // (same name and members) cannot already be there, but check rather
-    // than rely on it.
-    if !changed || module.types.get(&new).is_some() {
-        return false;
-    }
-    module.types.replace(ty, new);
-    true
+    crate::conv::stage_io::rewrite_io_bindings(&mut module, make_flat).then_some(module)
 }
 
 /// naga 29's default for an integer `@location` with no interpolation.

@@ -16,6 +16,7 @@ pub(crate) mod pipeline;
 pub(crate) mod render;
 pub(crate) mod sampler;
 pub(crate) mod shader;
+pub(crate) mod stage_io;
 pub(crate) mod texture;
 
 use std::borrow::Cow;

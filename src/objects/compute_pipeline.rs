@@ -82,6 +82,15 @@ unsafe fn read_descriptor<'a>(
         Ok(constants) => constants,
         Err(why) => return Ok(Err(format!("compute.constants: {why}"))),
     };
+    // The standard's limits on the workgroup, overrides applied, which
+    // wgpu-core 30 leaves unchecked (`conv::stage_io`).
+    if let Some(reflected) = module.wgsl.as_ref().and_then(|s| s.reflected()) {
+        let checked =
+            crate::conv::stage_io::check_compute(reflected, entry_point.as_deref(), &constants, &module.device.limits);
+        if let Err(why) = checked {
+            return Ok(Err(why));
+        }
+    }
     Ok(Ok(ComputePipelineDescriptor {
         label: crate::conv::label(label),
         layout: layout.map(|l| l.id),

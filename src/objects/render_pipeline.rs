@@ -243,7 +243,7 @@ unsafe fn read_descriptor<'a>(desc: &WGPURenderPipelineDescriptor, label: &'a st
         Ok(m) => m,
         Err(why) => return Ok(Err(why)),
     };
-    Ok(Ok(RenderPipelineDescriptor {
+    let core = RenderPipelineDescriptor {
         label: crate::conv::label(label),
         layout: layout.map(|l| l.id),
         vertex: VertexState { stage: vertex_stage, buffers: Cow::Owned(buffers) },
@@ -253,7 +253,79 @@ unsafe fn read_descriptor<'a>(desc: &WGPURenderPipelineDescriptor, label: &'a st
         fragment: fragment_state,
         multiview_mask: None,
         cache: None,
-    }))
+    };
+    // SAFETY: the module handles are live (read above).
+    match unsafe { check_stages(desc, &core) }? {
+        Ok(()) => Ok(Ok(core)),
+        Err(why) => Ok(Err(why)),
+    }
+}
+
+/// The checks of the stages that the standard makes and wgpu-core 30
+/// leaves out (`conv::stage_io`), on WGSL modules: written colour targets
+/// need fragment outputs (with alpha where they blend with it), alpha to
+/// coverage excludes writing `sample_mask`, inter-stage types are equal,
+/// and each stage's constants fit its overrides.
+///
+/// # Safety
+/// The descriptor's module handles are live.
+unsafe fn check_stages(
+    desc: &WGPURenderPipelineDescriptor,
+    core: &RenderPipelineDescriptor<'_>,
+) -> ApiResult<Result<(), String>> {
+    use crate::conv::stage_io::{check_constants, check_fragment, check_inter_stage, TargetUse};
+    use wgpu_core::naga::ShaderStage;
+    // SAFETY: live handles (caller); the fragment pointer is NULL or valid.
+    let (vertex, fragment) = unsafe {
+        (
+            boundary::arg::<ShaderModule>(desc.vertex.module, "vertex.module")?,
+            match desc.fragment.as_ref() {
+                Some(f) => Some(boundary::arg::<ShaderModule>(f.module, "fragment.module")?),
+                None => None,
+            },
+        )
+    };
+    let vert = vertex.wgsl.as_ref().and_then(|s| s.reflected());
+    if let Some(vert) = vert {
+        let stage = &core.vertex.stage;
+        if let Err(why) = check_constants(vert, ShaderStage::Vertex, stage.entry_point.as_deref(), &stage.constants) {
+            return Ok(Err(why));
+        }
+    }
+    let (Some(fragment), Some(state)) = (fragment, core.fragment.as_ref()) else { return Ok(Ok(())) };
+    let Some(frag) = fragment.wgsl.as_ref().and_then(|s| s.reflected()) else { return Ok(Ok(())) };
+    let fs_entry = state.stage.entry_point.as_deref();
+    if let Err(why) = check_constants(frag, ShaderStage::Fragment, fs_entry, &state.stage.constants) {
+        return Ok(Err(why));
+    }
+    let reads_src_alpha = |b: &wgpu_types::BlendComponent| {
+        use wgpu_types::BlendFactor as F;
+        [b.src_factor, b.dst_factor]
+            .iter()
+            .any(|f| matches!(f, F::SrcAlpha | F::OneMinusSrcAlpha | F::SrcAlphaSaturated))
+    };
+    let targets: Vec<TargetUse> = state
+        .targets
+        .iter()
+        .enumerate()
+        .filter_map(|(i, t)| {
+            let t = t.as_ref()?;
+            Some(TargetUse {
+                location: i as u32,
+                written: !t.write_mask.is_empty(),
+                blends_src_alpha: t.blend.is_some_and(|b| reads_src_alpha(&b.color)),
+            })
+        })
+        .collect();
+    if let Err(why) = check_fragment(frag, fs_entry, &targets, core.multisample.alpha_to_coverage_enabled) {
+        return Ok(Err(why));
+    }
+    if let Some(vert) = vert {
+        if let Err(why) = check_inter_stage(vert, core.vertex.stage.entry_point.as_deref(), frag, fs_entry) {
+            return Ok(Err(why));
+        }
+    }
+    Ok(Ok(()))
 }
 
 /// What a render pipeline's creation and layouts take from the steps all

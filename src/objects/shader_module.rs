@@ -29,6 +29,9 @@ pub(crate) struct ShaderModule {
     pub(crate) label: Mutex<String>,
     /// The compilation messages, from creation (empty on success).
     messages: Arc<[Message]>,
+    /// The WGSL it was made of, for the checks pipelines make of their
+    /// stages (`conv::stage_io`); none for other sources.
+    pub(crate) wgsl: Option<crate::conv::stage_io::Source>,
 }
 
 impl Object for ShaderModule {
@@ -116,11 +119,21 @@ impl ShaderModule {
         runtime_checks: wgt::ShaderRuntimeChecks,
     ) -> ShaderModule {
         let desc = ShaderModuleDescriptor { label: crate::conv::label(&label), runtime_checks };
+        let wgsl = match &source {
+            ShaderModuleSource::Wgsl(code) => Some(crate::conv::stage_io::Source::new(code)),
+            _ => None,
+        };
         let source = match source {
-            ShaderModuleSource::Wgsl(code) if crate::compat::active() => match crate::compat::naga29_wgsl(code) {
-                (_, Some(module)) => ShaderModuleSource::Naga(std::borrow::Cow::Owned(module)),
-                (code, None) => ShaderModuleSource::Wgsl(code),
-            },
+            ShaderModuleSource::Wgsl(code) => {
+                let (code, patched) = match crate::compat::active() {
+                    true => crate::compat::naga29_wgsl(code),
+                    false => (code, None),
+                };
+                match crate::conv::stage_io::sampling_made_explicit(&code, patched) {
+                    Some(module) => ShaderModuleSource::Naga(std::borrow::Cow::Owned(module)),
+                    None => ShaderModuleSource::Wgsl(code),
+                }
+            }
             other => other,
         };
         let (id, error) = device.global().device_create_shader_module(device.id, &desc, source, None);
@@ -132,7 +145,14 @@ impl ShaderModule {
                 Arc::new([message])
             }
         };
-        ShaderModule { header: Default::default(), device: device.clone(), id, label: Mutex::new(label), messages }
+        ShaderModule {
+            header: Default::default(),
+            device: device.clone(),
+            id,
+            label: Mutex::new(label),
+            messages,
+            wgsl,
+        }
     }
 
     /// An invalid module, for a descriptor this library rejected; the
@@ -146,6 +166,7 @@ impl ShaderModule {
             id,
             label: Mutex::new(label),
             messages: Arc::new([Message::error(why)]),
+            wgsl: None,
         }
     }
 }
