@@ -271,6 +271,35 @@ pub(crate) fn check_compute(
     Ok(())
 }
 
+/// Checks the storage textures a stage's entry point uses against the
+/// standard's table (`conv::texture::check_storage_access`): read-write
+/// access only for formats that allow it. An auto layout takes its entries
+/// from these, so no bind group layout was checked for them.
+pub(crate) fn check_storage_textures(
+    module: &Reflected,
+    stage: ShaderStage,
+    entry: Option<&str>,
+    features: wgpu_types::Features,
+) -> Result<(), String> {
+    let Some((index, _)) = entry_point(&module.module, stage, entry) else { return Ok(()) };
+    let uses = module.info.get_entry_point(index);
+    for (h, g) in module.module.global_variables.iter() {
+        let TypeInner::Image { class: naga::ImageClass::Storage { format, access }, .. } =
+            module.module.types[g.ty].inner
+        else {
+            continue;
+        };
+        if uses[h].is_empty() || !access.contains(naga::StorageAccess::LOAD | naga::StorageAccess::STORE) {
+            continue;
+        }
+        let format = wgpu_naga_bridge::map_storage_format_from_naga(format);
+        let name = g.name.as_deref().unwrap_or("a storage texture");
+        crate::conv::texture::check_storage_access(format, wgpu_types::StorageTextureAccess::ReadWrite, features)
+            .map_err(|why| format!("the {} stage's `{name}`: {why}", format!("{stage:?}").to_lowercase()))?;
+    }
+    Ok(())
+}
+
 fn check_workgroup_size(size: [u32; 3], limits: &wgpu_types::Limits) -> Result<(), String> {
     let max =
         [limits.max_compute_workgroup_size_x, limits.max_compute_workgroup_size_y, limits.max_compute_workgroup_size_z];

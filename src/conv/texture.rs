@@ -152,6 +152,67 @@ pub(crate) unsafe fn view_descriptor(
     })
 }
 
+/// The standard's capabilities of `format` on a device with `features`, or
+/// `None` where the device uses its adapter's own table
+/// (`TEXTURE_ADAPTER_SPECIFIC_FORMAT_FEATURES`, wgpu.h's native feature).
+/// wgpu-core 30 judges sample counts, resolves and read-write storage by the
+/// adapter's table on OpenGL whatever the features, which let through what
+/// the standard refuses; the checks below apply the standard's table
+/// everywhere (on other backends wgpu-core already does).
+fn standard_table(format: wgt::TextureFormat, features: wgt::Features) -> Option<wgt::TextureFormatFeatures> {
+    (!features.contains(wgt::Features::TEXTURE_ADAPTER_SPECIFIC_FORMAT_FEATURES))
+        .then(|| format.guaranteed_format_features(features))
+}
+
+/// A texture's or pipeline's sample count: 1, or 4 where the standard's
+/// table lets the format be multisampled (`format` `None`: any format, for
+/// a pipeline, whose targets' formats the textures were checked for).
+pub(crate) fn check_sample_count(
+    count: u32,
+    format: Option<wgt::TextureFormat>,
+    features: wgt::Features,
+) -> Result<(), String> {
+    if count == 1 || features.contains(wgt::Features::TEXTURE_ADAPTER_SPECIFIC_FORMAT_FEATURES) {
+        return Ok(());
+    }
+    if count != 4 {
+        return Err(format!("sampleCount {count} is not 1 or 4"));
+    }
+    let Some(format) = format else { return Ok(()) };
+    match standard_table(format, features) {
+        Some(t) if !t.flags.contains(wgt::TextureFormatFeatureFlags::MULTISAMPLE_X4) => {
+            Err(format!("sampleCount 4: {format:?} cannot be multisampled"))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// A multisampled attachment of `format` may be resolved.
+pub(crate) fn check_resolvable(format: wgt::TextureFormat, features: wgt::Features) -> Result<(), String> {
+    match standard_table(format, features) {
+        Some(t) if !t.flags.contains(wgt::TextureFormatFeatureFlags::MULTISAMPLE_RESOLVE) => {
+            Err(format!("{format:?} cannot be resolved"))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// A storage texture binding of `format` with `access`.
+pub(crate) fn check_storage_access(
+    format: wgt::TextureFormat,
+    access: wgt::StorageTextureAccess,
+    features: wgt::Features,
+) -> Result<(), String> {
+    let needed = match access {
+        wgt::StorageTextureAccess::ReadWrite => wgt::TextureFormatFeatureFlags::STORAGE_READ_WRITE,
+        _ => return Ok(()),
+    };
+    match standard_table(format, features) {
+        Some(t) if !t.flags.contains(needed) => Err(format!("{format:?} storage textures cannot be {access:?}")),
+        _ => Ok(()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -168,5 +229,23 @@ mod tests {
             format(WGPUTextureFormat::Undefined, "format").unwrap_err(),
             "format 0x0 is not a defined WGPUTextureFormat"
         );
+    }
+
+    #[test]
+    fn the_standard_format_table() {
+        use wgt::TextureFormat as F;
+        let none = wgt::Features::empty();
+        let adapter = wgt::Features::TEXTURE_ADAPTER_SPECIFIC_FORMAT_FEATURES;
+        assert!(check_sample_count(4, Some(F::Rgba8Unorm), none).is_ok());
+        assert!(check_sample_count(2, Some(F::Rgba8Unorm), none).unwrap_err().contains("not 1 or 4"));
+        assert!(check_sample_count(2, None, none).is_err());
+        assert!(check_sample_count(2, Some(F::Rgba8Unorm), adapter).is_ok());
+        assert!(check_sample_count(4, Some(F::R32Uint), none).unwrap_err().contains("multisampled"));
+        assert!(check_resolvable(F::Rgba8Unorm, none).is_ok());
+        assert!(check_resolvable(F::R8Uint, none).unwrap_err().contains("resolved"));
+        let rw = wgt::StorageTextureAccess::ReadWrite;
+        assert!(check_storage_access(F::R32Float, rw, none).is_ok());
+        assert!(check_storage_access(F::Rgba8Unorm, rw, none).is_err());
+        assert!(check_storage_access(F::Rgba8Unorm, wgt::StorageTextureAccess::WriteOnly, none).is_ok());
     }
 }

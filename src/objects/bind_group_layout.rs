@@ -118,6 +118,15 @@ pub unsafe extern "C" fn wgpuDeviceCreateBindGroupLayout(
             unsafe { (boundary::arg::<Device>(device, "device")?, boundary::ptr_arg(descriptor, "descriptor")?) };
         // SAFETY: the descriptor's label, chain and entries are valid.
         let (label, entries) = unsafe { (boundary::label_arg(desc.label, "label")?, read_descriptor(desc)?) };
+        let entries = entries.and_then(|entries| {
+            for e in &entries {
+                if let wgt::BindingType::StorageTexture { access, format, .. } = e.ty {
+                    crate::conv::texture::check_storage_access(format, access, device.features)
+                        .map_err(|why| format!("entry for binding {}: {why}", e.binding))?;
+                }
+            }
+            Ok(entries)
+        });
         let global = device.global();
         let id = match entries {
             Ok(entries) => {

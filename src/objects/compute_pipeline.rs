@@ -87,6 +87,14 @@ unsafe fn read_descriptor<'a>(
     if let Some(reflected) = module.wgsl.as_ref().and_then(|s| s.reflected()) {
         let checked =
             crate::conv::stage_io::check_compute(reflected, entry_point.as_deref(), &constants, &module.device.limits);
+        let checked = checked.and_then(|()| {
+            crate::conv::stage_io::check_storage_textures(
+                reflected,
+                wgpu_core::naga::ShaderStage::Compute,
+                entry_point.as_deref(),
+                module.device.features,
+            )
+        });
         if let Err(why) = checked {
             return Ok(Err(why));
         }

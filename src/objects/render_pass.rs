@@ -112,6 +112,18 @@ fn opt_view(raw: WGPUTextureView, what: &str) -> Result<Option<TextureViewId>, S
     }
 }
 
+/// A resolve target's attachment must have a format that can be resolved
+/// (`conv::texture::check_resolvable`).
+fn resolvable(view: WGPUTextureView, features: wgt::Features) -> Result<(), String> {
+    // SAFETY: a live texture view handle (the C caller; a wrong type is
+    // reported, not trusted).
+    let view = unsafe { crate::ffi::handle::Handle::<crate::objects::texture_view::TextureView>::get(view) }?;
+    match crate::conv::format::texture_format(view.texture.format()) {
+        Some(format) => crate::conv::texture::check_resolvable(format, features),
+        None => Ok(()),
+    }
+}
+
 /// Converts one color attachment; `None` for a hole (`view` NULL).
 ///
 /// # Safety
@@ -119,6 +131,7 @@ fn opt_view(raw: WGPUTextureView, what: &str) -> Result<Option<TextureViewId>, S
 unsafe fn color_attachment(
     a: &WGPURenderPassColorAttachment,
     i: usize,
+    features: wgt::Features,
 ) -> Result<Option<RenderPassColorAttachment>, String> {
     // SAFETY: the chain is valid (caller).
     unsafe { crate::ffi::chain_walk::expect_none(a.nextInChain, "WGPURenderPassColorAttachment") }
@@ -128,6 +141,9 @@ unsafe fn color_attachment(
     };
     let with = |e: String| format!("colorAttachments[{i}]: {e}");
     let clear = conv::color(&a.clearValue).map_err(|e| with(format!("clearValue: {e}")))?;
+    if !a.resolveTarget.is_null() {
+        resolvable(a.view, features).map_err(with)?;
+    }
     Ok(Some(RenderPassColorAttachment {
         view,
         depth_slice: (a.depthSlice != WGPU_DEPTH_SLICE_UNDEFINED).then_some(a.depthSlice),
@@ -189,6 +205,7 @@ unsafe fn depth_stencil_attachment(
 unsafe fn read_descriptor<'a>(
     desc: &WGPURenderPassDescriptor,
     label: &'a str,
+    features: wgt::Features,
 ) -> boundary::ApiResult<Result<(RenderPassDescriptor<'a>, u64), String>> {
     // SAFETY: the arrays and chains are valid (caller).
     let (colors, chain) = unsafe {
@@ -208,7 +225,7 @@ unsafe fn read_descriptor<'a>(
     let mut color_attachments = Vec::with_capacity(colors.len());
     for (i, a) in colors.iter().enumerate() {
         // SAFETY: the attachment's chain is valid (caller).
-        match unsafe { color_attachment(a, i) } {
+        match unsafe { color_attachment(a, i, features) } {
             Ok(a) => color_attachments.push(a),
             Err(why) => return Ok(Err(why)),
         }
@@ -272,7 +289,7 @@ pub unsafe extern "C" fn wgpuCommandEncoderBeginRenderPass(
         // SAFETY: the label view is valid (caller).
         let label = unsafe { boundary::label_arg(desc.label, "label") }?;
         // SAFETY: the descriptor's contents are valid (caller).
-        let read = unsafe { read_descriptor(desc, &label) }?;
+        let read = unsafe { read_descriptor(desc, &label, encoder.device.features) }?;
         let device = encoder.device.clone();
         let global = device.global();
         let (wgpu_desc, max_draws, problem) = match read {
@@ -337,13 +354,15 @@ mod tests {
             clearValue: WGPUColor { r: 0.0, g: 0.0, b: 0.0, a: 1.0 },
         };
         // SAFETY: no chain.
-        assert!(unsafe { color_attachment(&a, 0) }.unwrap().is_none());
+        assert!(unsafe { color_attachment(&a, 0, wgt::Features::empty()) }.unwrap().is_none());
         // A block shaped like a handle whose tag is not a texture view's.
         let mut not_a_view = [0u64; 4];
         a.view = not_a_view.as_mut_ptr().cast();
         // SAFETY: no chain; the view points at readable memory whose tag
         // does not match, so it is refused without further reads.
-        assert!(unsafe { color_attachment(&a, 0) }.unwrap_err().contains("is not a WGPUTextureView"));
+        assert!(unsafe { color_attachment(&a, 0, wgt::Features::empty()) }
+            .unwrap_err()
+            .contains("is not a WGPUTextureView"));
         let ch = channel(WGPULoadOp::Undefined, WGPUStoreOp::Undefined, Some(1.0f32), 1).unwrap();
         assert!(ch.load_op.is_none() && ch.store_op.is_none() && ch.read_only);
         assert!(channel(WGPULoadOp(9), WGPUStoreOp::Store, Some(0u32), 0).is_err());

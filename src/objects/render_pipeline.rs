@@ -265,7 +265,8 @@ unsafe fn read_descriptor<'a>(desc: &WGPURenderPipelineDescriptor, label: &'a st
 /// leaves out (`conv::stage_io`), on WGSL modules: written colour targets
 /// need fragment outputs (with alpha where they blend with it), alpha to
 /// coverage excludes writing `sample_mask`, inter-stage types are equal,
-/// and each stage's constants fit its overrides.
+/// each stage's constants fit its overrides; and a sample count of 1 or 4
+/// (`conv::texture::check_sample_count`).
 ///
 /// # Safety
 /// The descriptor's module handles are live.
@@ -273,7 +274,9 @@ unsafe fn check_stages(
     desc: &WGPURenderPipelineDescriptor,
     core: &RenderPipelineDescriptor<'_>,
 ) -> ApiResult<Result<(), String>> {
-    use crate::conv::stage_io::{check_constants, check_fragment, check_inter_stage, TargetUse};
+    use crate::conv::stage_io::{
+        check_constants, check_fragment, check_inter_stage, check_storage_textures, TargetUse,
+    };
     use wgpu_core::naga::ShaderStage;
     // SAFETY: live handles (caller); the fragment pointer is NULL or valid.
     let (vertex, fragment) = unsafe {
@@ -285,17 +288,26 @@ unsafe fn check_stages(
             },
         )
     };
+    let count = core.multisample.count;
+    if let Err(why) = crate::conv::texture::check_sample_count(count, None, vertex.device.features) {
+        return Ok(Err(format!("multisample: {why}")));
+    }
     let vert = vertex.wgsl.as_ref().and_then(|s| s.reflected());
     if let Some(vert) = vert {
         let stage = &core.vertex.stage;
-        if let Err(why) = check_constants(vert, ShaderStage::Vertex, stage.entry_point.as_deref(), &stage.constants) {
+        let entry = stage.entry_point.as_deref();
+        let checked = check_constants(vert, ShaderStage::Vertex, entry, &stage.constants)
+            .and_then(|()| check_storage_textures(vert, ShaderStage::Vertex, entry, vertex.device.features));
+        if let Err(why) = checked {
             return Ok(Err(why));
         }
     }
     let (Some(fragment), Some(state)) = (fragment, core.fragment.as_ref()) else { return Ok(Ok(())) };
     let Some(frag) = fragment.wgsl.as_ref().and_then(|s| s.reflected()) else { return Ok(Ok(())) };
     let fs_entry = state.stage.entry_point.as_deref();
-    if let Err(why) = check_constants(frag, ShaderStage::Fragment, fs_entry, &state.stage.constants) {
+    let checked = check_constants(frag, ShaderStage::Fragment, fs_entry, &state.stage.constants)
+        .and_then(|()| check_storage_textures(frag, ShaderStage::Fragment, fs_entry, fragment.device.features));
+    if let Err(why) = checked {
         return Ok(Err(why));
     }
     let reads_src_alpha = |b: &wgpu_types::BlendComponent| {

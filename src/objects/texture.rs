@@ -118,6 +118,11 @@ impl Texture {
         }
     }
 
+    /// The format it was created with.
+    pub(crate) fn format(&self) -> WGPUTextureFormat {
+        self.format
+    }
+
     /// Whether each mip level is one subresource (1D and 3D textures: a
     /// level has one array layer, whatever its depth), so that a copy
     /// within one level of it always copies a subresource onto itself.
@@ -168,6 +173,9 @@ pub unsafe extern "C" fn wgpuDeviceCreateTexture(
             let converted = crate::conv::texture::descriptor(desc, &label)?;
             (label, converted)
         };
+        let converted = converted.and_then(|d| {
+            crate::conv::texture::check_sample_count(d.sample_count, Some(d.format), device.features).map(|()| d)
+        });
         let global = device.global();
         let (id, remake) = match converted {
             Ok(core_desc) => {
