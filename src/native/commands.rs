@@ -38,6 +38,9 @@ macro_rules! multi_draw {
                         boundary::arg::<Buffer>(buffer, "buffer")?,
                     )
                 };
+                if crate::objects::render_pass_commands::foreign(&**pass, &**buffer, "buffer", stringify!($name)) {{
+                    return Ok(());
+                }}
                 pass.count_draws(u64::from(count));
                 pass.record(|g, p| g.$core(p, buffer.id, offset, count));
                 Ok(())
@@ -74,6 +77,10 @@ macro_rules! multi_draw_count {
                         boundary::arg::<Buffer>(count_buffer, "count_buffer")?,
                     )
                 };
+                let name = stringify!($name);
+                if crate::objects::render_pass_commands::foreign(&**pass, &**buffer, "buffer", name) || crate::objects::render_pass_commands::foreign(&**pass, &**count_buffer, "count_buffer", name) {{
+                    return Ok(());
+                }}
                 pass.count_draws(u64::from(max_count));
                 pass.record(|g, p| g.$core(p, buffer.id, offset, count_buffer.id, count_buffer_offset, max_count));
                 Ok(())
@@ -109,6 +116,14 @@ pub unsafe extern "C" fn wgpuComputePassEncoderBeginPipelineStatisticsQuery(
                 boundary::arg::<QuerySet>(query_set, "querySet")?,
             )
         };
+        if crate::objects::render_pass_commands::foreign(
+            &**pass,
+            &**set,
+            "querySet",
+            "wgpuComputePassEncoderBeginPipelineStatisticsQuery",
+        ) {
+            return Ok(());
+        }
         pass.record(|g, p| g.compute_pass_begin_pipeline_statistics_query(p, set.id, query_index));
         Ok(())
     })
@@ -149,6 +164,14 @@ pub unsafe extern "C" fn wgpuRenderPassEncoderBeginPipelineStatisticsQuery(
                 boundary::arg::<QuerySet>(query_set, "querySet")?,
             )
         };
+        if crate::objects::render_pass_commands::foreign(
+            &**pass,
+            &**set,
+            "querySet",
+            "wgpuRenderPassEncoderBeginPipelineStatisticsQuery",
+        ) {
+            return Ok(());
+        }
         pass.record(|g, p| g.render_pass_begin_pipeline_statistics_query(p, set.id, query_index));
         Ok(())
     })
@@ -187,6 +210,14 @@ pub unsafe extern "C" fn wgpuComputePassEncoderWriteTimestamp(
                 boundary::arg::<QuerySet>(query_set, "querySet")?,
             )
         };
+        if crate::objects::render_pass_commands::foreign(
+            &**pass,
+            &**set,
+            "querySet",
+            "wgpuComputePassEncoderWriteTimestamp",
+        ) {
+            return Ok(());
+        }
         pass.record(|g, p| g.compute_pass_write_timestamp(p, set.id, query_index));
         Ok(())
     })
@@ -211,6 +242,14 @@ pub unsafe extern "C" fn wgpuRenderPassEncoderWriteTimestamp(
                 boundary::arg::<QuerySet>(query_set, "querySet")?,
             )
         };
+        if crate::objects::render_pass_commands::foreign(
+            &**pass,
+            &**set,
+            "querySet",
+            "wgpuRenderPassEncoderWriteTimestamp",
+        ) {
+            return Ok(());
+        }
         pass.record(|g, p| g.render_pass_write_timestamp(p, set.id, query_index));
         Ok(())
     })
@@ -240,6 +279,14 @@ pub unsafe extern "C" fn wgpuCommandEncoderClearTexture(
                 range.as_ref(),
             )
         };
+        if crate::objects::render_pass_commands::foreign(
+            &**encoder,
+            &**texture,
+            "texture",
+            "wgpuCommandEncoderClearTexture",
+        ) {
+            return Ok(());
+        }
         let range = match range {
             None => wgt::ImageSubresourceRange::default(),
             Some(r) => {

@@ -20,6 +20,7 @@ use crate::ffi::handle::{Handle, Object};
 use crate::objects::bind_group_layout::BindGroupLayout;
 use crate::objects::buffer::Buffer;
 use crate::objects::device::Device;
+use crate::objects::owner::{foreign_error, is_foreign, same_instance, Owned};
 use crate::objects::sampler::Sampler;
 use crate::objects::texture_view::TextureView;
 
@@ -104,17 +105,22 @@ impl StandIns {
 ///
 /// # Safety
 /// The handles are NULL or live.
-unsafe fn array_ids<T: Object, R>(
+unsafe fn array_ids<T: Object + Owned, R>(
+    device: &Device,
     handles: &[*mut T::Raw],
     what: &str,
     mut id: impl FnMut(&T) -> R,
 ) -> ApiResult<Result<Vec<R>, String>> {
     let mut out = Vec::with_capacity(handles.len());
     for (j, &h) in handles.iter().enumerate() {
+        let name = format!("{what}[{j}]");
         // SAFETY: the handle is NULL or live (caller).
-        match unsafe { boundary::opt_arg::<T>(h, &format!("{what}[{j}]")) }? {
-            Some(object) => out.push(id(object)),
-            None => return Ok(Err(format!("{what}[{j}] is NULL"))),
+        match unsafe { boundary::opt_arg::<T>(h, &name) }? {
+            Some(object) => match same_instance(device, &**object, &name) {
+                Ok(()) => out.push(id(object)),
+                Err(why) => return Ok(Err(why)),
+            },
+            None => return Ok(Err(format!("{name} is NULL"))),
         }
     }
     Ok(Ok(out))
@@ -131,6 +137,7 @@ unsafe fn array_ids<T: Object, R>(
 /// The entry's chain and the arrays it holds are valid; its handles are
 /// NULL or live.
 unsafe fn read_entry(
+    device: &Device,
     i: usize,
     e: &WGPUBindGroupEntry,
     stand_ins: &mut StandIns,
@@ -168,17 +175,26 @@ unsafe fn read_entry(
     let size = crate::conv::whole_size(e.size);
     let resource = match (kind, buffer) {
         (EntryKind::Buffer, Some(buffer)) => {
+            if is_foreign(device, &**buffer) {
+                return Ok(Err(foreign_error(&format!("entries[{i}].buffer"))));
+            }
             BindingResource::Buffer(BufferBinding { buffer: stand_ins.buffer(buffer), offset: e.offset, size })
         }
         (EntryKind::Buffer, None) => return Ok(Err(format!("entry for binding {}: no buffer", e.binding))),
         (EntryKind::Sampler, _) => {
             // SAFETY: the sampler handle is non-NULL here and live (caller).
             let sampler = unsafe { boundary::arg::<Sampler>(e.sampler, &format!("entries[{i}].sampler")) }?;
+            if is_foreign(device, &**sampler) {
+                return Ok(Err(foreign_error(&format!("entries[{i}].sampler"))));
+            }
             BindingResource::Sampler(sampler.id)
         }
         (EntryKind::TextureView, _) => {
             // SAFETY: the view handle is non-NULL here and live (caller).
             let view = unsafe { boundary::arg::<TextureView>(e.textureView, &format!("entries[{i}].textureView")) }?;
+            if is_foreign(device, &**view) {
+                return Ok(Err(foreign_error(&format!("entries[{i}].textureView"))));
+            }
             BindingResource::TextureView(stand_ins.view(view))
         }
         (EntryKind::ExternalTexture, _) => {
@@ -187,14 +203,14 @@ unsafe fn read_entry(
         (EntryKind::BufferArray, _) => {
             let bind = |b: &Buffer| BufferBinding { buffer: stand_ins.buffer(b), offset: e.offset, size };
             // SAFETY: the handles are NULL or live (caller).
-            match unsafe { array_ids::<Buffer, _>(buffers, "WGPUBindGroupEntryExtras.buffers", bind) }? {
+            match unsafe { array_ids::<Buffer, _>(device, buffers, "WGPUBindGroupEntryExtras.buffers", bind) }? {
                 Ok(list) => BindingResource::BufferArray(Cow::Owned(list)),
                 Err(why) => return Ok(Err(why)),
             }
         }
         (EntryKind::SamplerArray, _) => {
             // SAFETY: the handles are NULL or live (caller).
-            match unsafe { array_ids::<Sampler, _>(samplers, "WGPUBindGroupEntryExtras.samplers", |s| s.id) }? {
+            match unsafe { array_ids::<Sampler, _>(device, samplers, "WGPUBindGroupEntryExtras.samplers", |s| s.id) }? {
                 Ok(list) => BindingResource::SamplerArray(Cow::Owned(list)),
                 Err(why) => return Ok(Err(why)),
             }
@@ -202,7 +218,9 @@ unsafe fn read_entry(
         (EntryKind::TextureViewArray, _) => {
             // SAFETY: the handles are NULL or live (caller).
             match unsafe {
-                array_ids::<TextureView, _>(views, "WGPUBindGroupEntryExtras.textureViews", |v| stand_ins.view(v))
+                array_ids::<TextureView, _>(device, views, "WGPUBindGroupEntryExtras.textureViews", |v| {
+                    stand_ins.view(v)
+                })
             }? {
                 Ok(list) => BindingResource::TextureViewArray(Cow::Owned(list)),
                 Err(why) => return Ok(Err(why)),
@@ -217,6 +235,7 @@ unsafe fn read_entry(
 /// # Safety
 /// As [`read_entry`], for every entry; the array and the chain are valid.
 unsafe fn read_entries(
+    device: &Device,
     desc: &WGPUBindGroupDescriptor,
     stand_ins: &mut StandIns,
 ) -> ApiResult<Result<Vec<BindGroupEntry<'static>>, String>> {
@@ -229,7 +248,7 @@ unsafe fn read_entries(
     let mut out = Vec::with_capacity(entries.len());
     for (i, e) in entries.iter().enumerate() {
         // SAFETY: forwarded from the caller.
-        match unsafe { read_entry(i, e, stand_ins) }? {
+        match unsafe { read_entry(device, i, e, stand_ins) }? {
             Ok(entry) => out.push(entry),
             Err(why) => return Ok(Err(format!("entries[{i}]: {why}"))),
         }
@@ -262,7 +281,8 @@ pub unsafe extern "C" fn wgpuDeviceCreateBindGroup(
         let global = device.global();
         let mut stand_ins = StandIns::default();
         // SAFETY: the descriptor's chain and entries are valid.
-        let entries = unsafe { read_entries(desc, &mut stand_ins) };
+        let entries = unsafe { read_entries(device, desc, &mut stand_ins) }
+            .map(|r| r.and_then(|e| same_instance(device, &**layout, "layout").map(|()| e)));
         let entries = match entries {
             Ok(entries) => entries,
             Err(rejected) => {

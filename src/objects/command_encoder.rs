@@ -8,6 +8,7 @@
 //! Encoders are not thread-safe in webgpu.h; misuse from several threads is
 //! serialized by wgpu-core's encoder lock and cannot crash.
 
+use crate::objects::render_pass_commands::foreign;
 use std::sync::Arc;
 
 use parking_lot::Mutex;
@@ -152,6 +153,10 @@ pub unsafe extern "C" fn wgpuCommandEncoderCopyBufferToBuffer(
                 boundary::arg::<Buffer>(destination, "destination")?,
             )
         };
+        let call = "wgpuCommandEncoderCopyBufferToBuffer";
+        if foreign(&**encoder, &**src, "source", call) || foreign(&**encoder, &**dst, "destination", call) {
+            return Ok(());
+        }
         encoder.check(encoder.device.global().command_encoder_copy_buffer_to_buffer(
             encoder.id,
             src.id,
@@ -184,6 +189,9 @@ pub unsafe extern "C" fn wgpuCommandEncoderClearBuffer(
                 boundary::arg::<Buffer>(buffer, "buffer")?,
             )
         };
+        if foreign(&**encoder, &**buffer, "buffer", "wgpuCommandEncoderClearBuffer") {
+            return Ok(());
+        }
         encoder.check(encoder.device.global().command_encoder_clear_buffer(
             encoder.id,
             buffer.id,
@@ -213,6 +221,9 @@ pub unsafe extern "C" fn wgpuCommandEncoderWriteTimestamp(
                 boundary::arg::<QuerySet>(query_set, "querySet")?,
             )
         };
+        if foreign(&**encoder, &**set, "querySet", "wgpuCommandEncoderWriteTimestamp") {
+            return Ok(());
+        }
         if set.no_queries() {
             encoder.invalidate(format!("wgpuCommandEncoderWriteTimestamp: query index {query_index} is out of range of a query set of 0 queries"));
             return Ok(());
@@ -245,6 +256,10 @@ pub unsafe extern "C" fn wgpuCommandEncoderResolveQuerySet(
                 boundary::arg::<Buffer>(destination, "destination")?,
             )
         };
+        let call = "wgpuCommandEncoderResolveQuerySet";
+        if foreign(&**encoder, &**set, "querySet", call) || foreign(&**encoder, &**dst, "destination", call) {
+            return Ok(());
+        }
         if set.no_queries() && (first_query > 0 || query_count > 0) {
             encoder.invalidate(format!(
                 "wgpuCommandEncoderResolveQuerySet: queries {first_query}..{} are out of range of a query set of 0 queries",
@@ -364,4 +379,13 @@ pub unsafe extern "C" fn wgpuCommandEncoderFinish(
         }
         Ok(Handle::into_raw(Arc::new(CommandBuffer::new(device, id, label))))
     })
+}
+
+impl crate::objects::render_pass_commands::Recorder for CommandEncoder {
+    fn device(&self) -> &Device {
+        &self.device
+    }
+    fn reject(&self, why: String) {
+        self.invalidate(why)
+    }
 }

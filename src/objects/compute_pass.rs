@@ -29,6 +29,7 @@ pub(crate) struct ComputePassEncoder {
     /// Makes the address of this object its C handle.
     pub(crate) header: crate::ffi::handle::Header,
     device: Arc<Device>,
+    encoder: Arc<CommandEncoder>,
     pass: Mutex<ComputePass>,
     pub(crate) label: Mutex<String>,
 }
@@ -47,6 +48,26 @@ impl ComputePassEncoder {
     /// error, if any, with the pass unlocked.
     pub(crate) fn record<E: WebGpuError>(&self, f: impl FnOnce(&Global, &mut ComputePass) -> Result<(), E>) {
         record_in(&self.device, &self.pass, f);
+    }
+
+    /// The device it records for.
+    pub(crate) fn owner_device(&self) -> &Device {
+        &self.device
+    }
+
+    /// Makes the pass invalid for a validation error this library found:
+    /// ending it invalidates the encoder, whose `Finish` reports `why`. On
+    /// a pass that already ended, `why` is reported at once instead.
+    pub(crate) fn invalidate(&self, why: String) {
+        let global = self.device.global();
+        let buffer = crate::objects::invalid::buffer(global, self.device.id);
+        // A command that fails (the buffer is invalid) invalidates the
+        // pass; an immediate error means the pass ended.
+        if global.compute_pass_dispatch_workgroups_indirect(&mut self.pass.lock(), buffer.id, 0).is_ok() {
+            self.encoder.poison(why);
+        } else {
+            self.device.report_validation(why);
+        }
     }
 }
 
@@ -98,7 +119,7 @@ pub unsafe extern "C" fn wgpuCommandEncoderBeginComputePass(
             }
             // SAFETY: `timestampWrites` is NULL or valid, with a live query
             // set (caller).
-            match unsafe { timestamp_writes(desc.timestampWrites) }? {
+            match unsafe { timestamp_writes(&encoder.device, desc.timestampWrites) }? {
                 Ok(tw) => timestamps = tw,
                 Err(why) => problem = problem.or(Some(why)),
             }
@@ -117,8 +138,13 @@ pub unsafe extern "C" fn wgpuCommandEncoderBeginComputePass(
             let _ = global.compute_pass_dispatch_workgroups_indirect(&mut pass, buffer.id, 0);
             encoder.poison(format!("wgpuCommandEncoderBeginComputePass: {why}"));
         }
-        let pass =
-            ComputePassEncoder { header: Default::default(), device, pass: Mutex::new(pass), label: Mutex::new(label) };
+        let pass = ComputePassEncoder {
+            header: Default::default(),
+            device,
+            encoder: encoder.arc(),
+            pass: Mutex::new(pass),
+            label: Mutex::new(label),
+        };
         Ok(Handle::into_raw(Arc::new(pass)))
     })
 }
@@ -128,14 +154,19 @@ pub unsafe extern "C" fn wgpuCommandEncoderBeginComputePass(
 /// error (a malformed chain).
 ///
 /// # Safety
-/// `tw` is NULL or valid, with NULL or a live query set.
+/// `tw` is NULL or valid, with NULL or a live query set (of another
+/// instance than `device`'s: a validation error).
 pub(crate) unsafe fn timestamp_writes(
+    device: &Device,
     tw: *const WGPUPassTimestampWrites,
 ) -> boundary::ApiResult<Result<Option<PassTimestampWrites>, String>> {
     // SAFETY: NULL or valid (caller).
     let Some(tw) = (unsafe { tw.as_ref() }) else { return Ok(Ok(None)) };
     // SAFETY: the query set is NULL or live (caller).
     let set = unsafe { boundary::arg::<QuerySet>(tw.querySet, "timestampWrites.querySet") }?;
+    if let Err(why) = crate::objects::owner::same_instance(device, &**set, "timestampWrites.querySet") {
+        return Ok(Err(why));
+    }
     // SAFETY: the chain is valid (caller).
     if let Err(why) = unsafe { crate::ffi::chain_walk::expect_none(tw.nextInChain, "WGPUPassTimestampWrites") } {
         return Ok(Err(crate::conv::chain_error(why)));

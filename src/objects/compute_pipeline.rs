@@ -44,11 +44,13 @@ set_label!(ComputePipeline, WGPUComputePipeline, wgpuComputePipelineSetLabel);
 
 /// Reads a descriptor. The outer error is a synchronous rejection (NULL
 /// module, wrong handle types, malformed arrays or strings); the inner one
-/// a validation error (chains, non-finite or repeated constants).
+/// a validation error (chains, non-finite or repeated constants, objects of
+/// another instance).
 ///
 /// # Safety
 /// The descriptor's chains, strings, arrays and handles are valid.
 unsafe fn read_descriptor<'a>(
+    device: &Device,
     desc: &WGPUComputePipelineDescriptor,
     label: &'a str,
 ) -> ApiResult<Result<ComputePipelineDescriptor<'a>, String>> {
@@ -62,6 +64,14 @@ unsafe fn read_descriptor<'a>(
             boundary::slice_arg(compute.constants, compute.constantCount, "compute.constants")?,
         )
     };
+    let foreign =
+        crate::objects::owner::same_instance(device, &**module, "compute.module").and_then(|()| match layout {
+            Some(l) => crate::objects::owner::same_instance(device, &**l, "layout"),
+            None => Ok(()),
+        });
+    if let Err(why) = foreign {
+        return Ok(Err(why));
+    }
     let mut keys = Vec::with_capacity(raw_constants.len());
     for (i, c) in raw_constants.iter().enumerate() {
         // SAFETY: the key view is valid (caller).
@@ -92,7 +102,7 @@ unsafe fn read_descriptor<'a>(
                 reflected,
                 wgpu_core::naga::ShaderStage::Compute,
                 entry_point.as_deref(),
-                module.device.features,
+                device.features,
             )
         });
         if let Err(why) = checked {

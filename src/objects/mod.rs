@@ -17,6 +17,7 @@ pub(crate) mod external_texture;
 pub(crate) mod gl_adapter;
 pub(crate) mod instance;
 pub(crate) mod invalid;
+pub(crate) mod owner;
 pub(crate) mod pipeline_common;
 pub(crate) mod pipeline_layout;
 pub(crate) mod query_set;

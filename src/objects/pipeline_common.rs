@@ -209,7 +209,7 @@ pub(crate) unsafe fn create_async<'r, K: Kind, F: crate::ffi::callback::MakeFail
     // SAFETY: as above.
     let label = unsafe { boundary::label_arg(desc.label(), "label")? };
     // SAFETY: the descriptor's contents are valid (caller).
-    let read = unsafe { (K::READ)(desc, &label) }?;
+    let read = unsafe { (K::READ)(&device, desc, &label) }?;
     let (pipeline, failure) = create::<K>(&device, label.clone(), read);
     on_reject.disarm();
     Ok(complete_async(&device, mode, info.callback, info.userdata, pipeline, failure))
@@ -218,9 +218,10 @@ pub(crate) unsafe fn create_async<'r, K: Kind, F: crate::ffi::callback::MakeFail
 /// Reads a descriptor of kind `K`. The outer error is a synchronous
 /// rejection (NULL module, wrong handle types, malformed arrays or
 /// strings); the inner one a validation error (chains, unknown enum values,
-/// non-finite or repeated constants).
+/// non-finite or repeated constants, objects of another instance than the
+/// device's).
 pub(crate) type ReadFn<K> =
-    for<'a, 'd> unsafe fn(&'d <K as Kind>::Desc, &'a str) -> ApiResult<Result<<K as Kind>::Core<'a>, String>>;
+    for<'a, 'd> unsafe fn(&Device, &'d <K as Kind>::Desc, &'a str) -> ApiResult<Result<<K as Kind>::Core<'a>, String>>;
 
 /// wgpu-core's creation of a pipeline of kind `K`.
 pub(crate) type CreateFn<K> = for<'g, 'd, 'a> fn(
@@ -299,7 +300,7 @@ pub(crate) unsafe fn create_sync<K: Kind>(
     // descriptor.
     let (device, desc, label) = unsafe { creation_args(device, descriptor) }?;
     // SAFETY: the descriptor's contents are valid (caller).
-    let read = unsafe { (K::READ)(desc, &label) }?;
+    let read = unsafe { (K::READ)(&device, desc, &label) }?;
     let (pipeline, failure) = create::<K>(&device, label.clone(), read);
     if let Some(failure) = failure {
         failure.report(&device, func);

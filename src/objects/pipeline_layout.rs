@@ -63,15 +63,22 @@ pub unsafe extern "C" fn wgpuDeviceCreatePipelineLayout(
             )
         };
         let mut layouts = Vec::with_capacity(raw_layouts.len());
+        let mut foreign = Ok(());
         for (i, &raw) in raw_layouts.iter().enumerate() {
+            let name = format!("bindGroupLayouts[{i}]");
             // SAFETY: each element is NULL or a live handle (caller).
-            let bgl = unsafe { boundary::opt_arg::<BindGroupLayout>(raw, &format!("bindGroupLayouts[{i}]")) }?;
+            let bgl = unsafe { boundary::opt_arg::<BindGroupLayout>(raw, &name) }?;
+            if let Some(bgl) = bgl {
+                foreign = foreign.and_then(|()| crate::objects::owner::same_instance(device, &**bgl, &name));
+            }
             layouts.push(bgl.map(|h| h.id));
         }
         let global = device.global();
         // SAFETY: the chain is valid (caller).
-        let id = match unsafe { crate::ffi::chain_walk::expect_none(desc.nextInChain, "WGPUPipelineLayoutDescriptor") }
-        {
+        let checked = unsafe { crate::ffi::chain_walk::expect_none(desc.nextInChain, "WGPUPipelineLayoutDescriptor") }
+            .map_err(crate::conv::chain_error)
+            .and(foreign);
+        let id = match checked {
             Ok(()) => {
                 let wgpu_desc = PipelineLayoutDescriptor {
                     label: crate::conv::label(&label),
@@ -86,7 +93,7 @@ pub unsafe extern "C" fn wgpuDeviceCreatePipelineLayout(
             }
             Err(why) => {
                 let id = crate::objects::invalid::pipeline_layout(global, device.id, &label);
-                device.report_validation(format!("wgpuDeviceCreatePipelineLayout: {}", crate::conv::chain_error(why)));
+                device.report_validation(format!("wgpuDeviceCreatePipelineLayout: {why}"));
                 id
             }
         };

@@ -449,3 +449,12 @@ pub unsafe extern "C" fn wgpuRenderBundleEncoderPopDebugGroup(render_bundle_enco
         Ok(())
     })
 }
+
+impl crate::objects::render_pass_commands::Recorder for RenderBundleEncoder {
+    fn device(&self) -> &Device {
+        &self.device
+    }
+    fn reject(&self, why: String) {
+        self.poison(why)
+    }
+}

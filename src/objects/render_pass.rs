@@ -124,6 +124,39 @@ fn resolvable(view: WGPUTextureView, features: wgt::Features) -> Result<(), Stri
     }
 }
 
+/// The first attachment view or query set of another instance than
+/// `device`'s (`objects::owner`), as a validation error. Handles of the
+/// wrong type are left for the conversions to reject.
+///
+/// # Safety
+/// The descriptor's arrays are valid; its handles are NULL or live.
+unsafe fn foreign_objects(device: &Device, desc: &WGPURenderPassDescriptor) -> boundary::ApiResult<Result<(), String>> {
+    use crate::ffi::handle::Handle;
+    use crate::objects::owner::{foreign_error, is_foreign};
+    use crate::objects::texture_view::TextureView;
+    // SAFETY: the array is valid (caller).
+    let colors = unsafe { boundary::slice_arg(desc.colorAttachments, desc.colorAttachmentCount, "colorAttachments") }?;
+    // SAFETY: NULL or valid (caller).
+    let depth = unsafe { desc.depthStencilAttachment.as_ref() }.map(|d| d.view);
+    let views = colors.iter().flat_map(|a| [a.view, a.resolveTarget]).chain(depth);
+    for raw in views.filter(|v| !v.is_null()) {
+        // SAFETY: a live handle (caller); a wrong type is not trusted.
+        if let Ok(view) = unsafe { Handle::<TextureView>::get(raw) } {
+            if is_foreign(device, &**view) {
+                return Ok(Err(foreign_error("an attachment's view")));
+            }
+        }
+    }
+    if !desc.occlusionQuerySet.is_null() {
+        // SAFETY: a live handle (caller).
+        let set = unsafe { boundary::arg::<QuerySet>(desc.occlusionQuerySet, "occlusionQuerySet") }?;
+        if is_foreign(device, &**set) {
+            return Ok(Err(foreign_error("occlusionQuerySet")));
+        }
+    }
+    Ok(Ok(()))
+}
+
 /// Converts one color attachment; `None` for a hole (`view` NULL).
 ///
 /// # Safety
@@ -203,10 +236,15 @@ unsafe fn depth_stencil_attachment(
 /// # Safety
 /// The descriptor's chains and arrays are valid.
 unsafe fn read_descriptor<'a>(
+    device: &Device,
     desc: &WGPURenderPassDescriptor,
     label: &'a str,
-    features: wgt::Features,
 ) -> boundary::ApiResult<Result<(RenderPassDescriptor<'a>, u64), String>> {
+    let features = device.features;
+    // SAFETY: the descriptor's arrays and handles are valid (caller).
+    if let Err(why) = unsafe { foreign_objects(device, desc) }? {
+        return Ok(Err(why));
+    }
     // SAFETY: the arrays and chains are valid (caller).
     let (colors, chain) = unsafe {
         (
@@ -247,10 +285,11 @@ unsafe fn read_descriptor<'a>(
         unsafe { boundary::arg::<QuerySet>(desc.occlusionQuerySet, "occlusionQuerySet") }?.occlusion_set_for_core()
     };
     // SAFETY: NULL or a valid struct with a live query set (caller).
-    let timestamp_writes = match unsafe { crate::objects::compute_pass::timestamp_writes(desc.timestampWrites) }? {
-        Ok(t) => t,
-        Err(why) => return Ok(Err(why)),
-    };
+    let timestamp_writes =
+        match unsafe { crate::objects::compute_pass::timestamp_writes(device, desc.timestampWrites) }? {
+            Ok(t) => t,
+            Err(why) => return Ok(Err(why)),
+        };
     let desc = RenderPassDescriptor {
         label: crate::conv::label(label),
         color_attachments: std::borrow::Cow::Owned(color_attachments),
@@ -289,7 +328,7 @@ pub unsafe extern "C" fn wgpuCommandEncoderBeginRenderPass(
         // SAFETY: the label view is valid (caller).
         let label = unsafe { boundary::label_arg(desc.label, "label") }?;
         // SAFETY: the descriptor's contents are valid (caller).
-        let read = unsafe { read_descriptor(desc, &label, encoder.device.features) }?;
+        let read = unsafe { read_descriptor(&encoder.device, desc, &label) }?;
         let device = encoder.device.clone();
         let global = device.global();
         let (wgpu_desc, max_draws, problem) = match read {

@@ -12,6 +12,51 @@ use crate::objects::render_bundle::RenderBundle;
 use crate::objects::render_pass::RenderPassEncoder;
 use crate::objects::render_pipeline::RenderPipeline;
 
+/// What the recording calls need of their encoder beyond `record`, to
+/// refuse an object of another instance (`objects::owner`).
+pub(crate) trait Recorder {
+    /// The device the encoder records for.
+    fn device(&self) -> &crate::objects::device::Device;
+    /// Makes the encoder invalid with a validation error for its `Finish`.
+    fn reject(&self, why: String);
+}
+
+impl Recorder for RenderPassEncoder {
+    fn device(&self) -> &crate::objects::device::Device {
+        &self.device
+    }
+    fn reject(&self, why: String) {
+        self.invalidate(why)
+    }
+}
+
+impl Recorder for crate::objects::compute_pass::ComputePassEncoder {
+    fn device(&self) -> &crate::objects::device::Device {
+        self.owner_device()
+    }
+    fn reject(&self, why: String) {
+        self.invalidate(why)
+    }
+}
+
+/// Whether `object` (`what`, a parameter of `call`) belongs to another
+/// instance than the encoder's device; if so the encoder is made invalid
+/// and the call records nothing.
+pub(crate) fn foreign<E: Recorder, T: crate::objects::owner::Owned + ?Sized>(
+    enc: &E,
+    object: &T,
+    what: &str,
+    call: &str,
+) -> bool {
+    match crate::objects::owner::same_instance(enc.device(), object, what) {
+        Ok(()) => false,
+        Err(why) => {
+            enc.reject(format!("{call}: {why}"));
+            true
+        }
+    }
+}
+
 /// Defines recording exports from their doc comments and signatures (after
 /// the encoder type and the name of its handle parameter). After each
 /// signature, `=> kind(...)` says what it records, through the encoder's
@@ -77,6 +122,9 @@ macro_rules! recording_exports {
                 $crate::ffi::boundary::arg::<$pipeline_ty>($pipeline, "pipeline")?,
             )
         };
+        if $crate::objects::render_pass_commands::foreign(&**enc, &**pipeline, "pipeline", stringify!($name)) {
+            return Ok(());
+        }
         enc.record(|g, e| g.$core(e, pipeline.id));
         Ok(())
     }};
@@ -90,6 +138,9 @@ macro_rules! recording_exports {
                 $crate::ffi::boundary::slice_arg($offsets, $count, "dynamicOffsets")?,
             )
         };
+        if group.is_some_and(|g| $crate::objects::render_pass_commands::foreign(&**enc, &**g, "group", stringify!($name))) {
+            return Ok(());
+        }
         let group = group.map(|g| g.id);
         enc.record(|g, e| g.$core(e, $index, group, offsets));
         Ok(())
@@ -102,6 +153,9 @@ macro_rules! recording_exports {
                 $crate::ffi::boundary::opt_arg::<$crate::objects::buffer::Buffer>($buffer, "buffer")?,
             )
         };
+        if buffer.is_some_and(|b| $crate::objects::render_pass_commands::foreign(&**enc, &**b, "buffer", stringify!($name))) {
+            return Ok(());
+        }
         let buffer = buffer.map(|b| b.id);
         let size = $crate::conv::whole_size($size).and_then(std::num::NonZeroU64::new);
         enc.record(|g, e| g.$core(e, $slot, buffer, $offset, size));
@@ -115,6 +169,9 @@ macro_rules! recording_exports {
                 $crate::ffi::boundary::arg::<$crate::objects::buffer::Buffer>($buffer, "buffer")?,
             )
         };
+        if $crate::objects::render_pass_commands::foreign(&**enc, &**buffer, "buffer", stringify!($name)) {
+            return Ok(());
+        }
         let format = match $crate::conv::render::index_format($format) {
             Ok(Some(f)) => f,
             Ok(None) => {
@@ -153,6 +210,9 @@ macro_rules! recording_exports {
                 $crate::ffi::boundary::arg::<$crate::objects::buffer::Buffer>($buffer, "indirectBuffer")?,
             )
         };
+        if $crate::objects::render_pass_commands::foreign(&**enc, &**buffer, "indirectBuffer", stringify!($name)) {
+            return Ok(());
+        }
         $(
             if let Some(why) = buffer.indirect_problem($offset, $args) {
                 enc.$fail(format!(concat!(stringify!($name), ": {}"), why));
@@ -362,6 +422,9 @@ pub unsafe extern "C" fn wgpuRenderPassEncoderExecuteBundles(
         for (i, b) in raw.iter().enumerate() {
             // SAFETY: the entries are live handles (caller); NULL is rejected.
             let bundle = unsafe { boundary::arg::<RenderBundle>(*b, &format!("bundles[{i}]")) }?;
+            if foreign(&**pass, &**bundle, &format!("bundles[{i}]"), "wgpuRenderPassEncoderExecuteBundles") {
+                return Ok(());
+            }
             if bundle.no_attachments {
                 // Every pass has an attachment, so it never matches one
                 // that has none.

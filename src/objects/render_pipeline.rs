@@ -187,7 +187,11 @@ unsafe fn fragment(f: &WGPUFragmentState) -> ApiResult<Result<FragmentState<'sta
 ///
 /// # Safety
 /// The descriptor's chains, strings, arrays and handles are valid.
-unsafe fn read_descriptor<'a>(desc: &WGPURenderPipelineDescriptor, label: &'a str) -> ApiResult<Read<'a>> {
+unsafe fn read_descriptor<'a>(
+    device: &Device,
+    desc: &WGPURenderPipelineDescriptor,
+    label: &'a str,
+) -> ApiResult<Read<'a>> {
     let v = &desc.vertex;
     // SAFETY: the handles, strings, arrays and chains are valid (caller).
     let (layout, vertex_stage, buffers, depth_stencil, fragment_state) = unsafe {
@@ -218,6 +222,11 @@ unsafe fn read_descriptor<'a>(desc: &WGPURenderPipelineDescriptor, label: &'a st
         Ok(s) => s,
         Err(why) => return Ok(Err(why)),
     };
+    if let Some(layout) = layout {
+        if let Err(why) = crate::objects::owner::same_instance(device, &**layout, "layout") {
+            return Ok(Err(why));
+        }
+    }
     let buffers = match buffers {
         Ok(b) => b,
         Err(why) => return Ok(Err(why)),
@@ -255,7 +264,7 @@ unsafe fn read_descriptor<'a>(desc: &WGPURenderPipelineDescriptor, label: &'a st
         cache: None,
     };
     // SAFETY: the module handles are live (read above).
-    match unsafe { check_stages(desc, &core) }? {
+    match unsafe { check_stages(device, desc, &core) }? {
         Ok(()) => Ok(Ok(core)),
         Err(why) => Ok(Err(why)),
     }
@@ -271,6 +280,7 @@ unsafe fn read_descriptor<'a>(desc: &WGPURenderPipelineDescriptor, label: &'a st
 /// # Safety
 /// The descriptor's module handles are live.
 unsafe fn check_stages(
+    device: &Device,
     desc: &WGPURenderPipelineDescriptor,
     core: &RenderPipelineDescriptor<'_>,
 ) -> ApiResult<Result<(), String>> {
@@ -288,8 +298,14 @@ unsafe fn check_stages(
             },
         )
     };
+    let owner = |m: &ShaderModule, what| crate::objects::owner::same_instance(device, m, what);
+    let foreign =
+        owner(vertex, "vertex.module").and_then(|()| fragment.map_or(Ok(()), |f| owner(f, "fragment.module")));
+    if let Err(why) = foreign {
+        return Ok(Err(why));
+    }
     let count = core.multisample.count;
-    if let Err(why) = crate::conv::texture::check_sample_count(count, None, vertex.device.features) {
+    if let Err(why) = crate::conv::texture::check_sample_count(count, None, device.features) {
         return Ok(Err(format!("multisample: {why}")));
     }
     let vert = vertex.wgsl.as_ref().and_then(|s| s.reflected());
@@ -297,7 +313,7 @@ unsafe fn check_stages(
         let stage = &core.vertex.stage;
         let entry = stage.entry_point.as_deref();
         let checked = check_constants(vert, ShaderStage::Vertex, entry, &stage.constants)
-            .and_then(|()| check_storage_textures(vert, ShaderStage::Vertex, entry, vertex.device.features));
+            .and_then(|()| check_storage_textures(vert, ShaderStage::Vertex, entry, device.features));
         if let Err(why) = checked {
             return Ok(Err(why));
         }
@@ -306,7 +322,7 @@ unsafe fn check_stages(
     let Some(frag) = fragment.wgsl.as_ref().and_then(|s| s.reflected()) else { return Ok(Ok(())) };
     let fs_entry = state.stage.entry_point.as_deref();
     let checked = check_constants(frag, ShaderStage::Fragment, fs_entry, &state.stage.constants)
-        .and_then(|()| check_storage_textures(frag, ShaderStage::Fragment, fs_entry, fragment.device.features));
+        .and_then(|()| check_storage_textures(frag, ShaderStage::Fragment, fs_entry, device.features));
     if let Err(why) = checked {
         return Ok(Err(why));
     }

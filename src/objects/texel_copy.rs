@@ -6,6 +6,8 @@
 //! defers errors to the encoder's `Finish`; a value this library cannot
 //! convert (an unknown aspect) invalidates the encoder the same way.
 
+use crate::objects::device::Device;
+use crate::objects::owner::same_instance;
 use wgpu_core::id::{BufferId, TextureId};
 use wgpu_types as wgt;
 
@@ -34,17 +36,23 @@ pub(crate) fn extent(e: &WGPUExtent3D) -> wgt::Extent3d {
     wgt::Extent3d { width: e.width, height: e.height, depth_or_array_layers: e.depthOrArrayLayers }
 }
 
-/// A texture copy location. The outer error is a rejection (a NULL or
-/// wrong-type texture), the inner one a validation error.
+/// A texture copy location for `device`. The outer error is a rejection (a
+/// NULL or wrong-type texture), the inner one a validation error (an
+/// unknown aspect, a texture of another instance).
 ///
 /// # Safety
 /// `info.texture` is NULL or a live handle.
 pub(crate) unsafe fn texture_info(
+    device: &Device,
     info: &WGPUTexelCopyTextureInfo,
     param: &str,
 ) -> ApiResult<Result<wgt::TexelCopyTextureInfo<TextureId>, String>> {
+    let name = format!("{param}.texture");
     // SAFETY: NULL or a live handle (caller).
-    let texture = unsafe { boundary::arg::<Texture>(info.texture, &format!("{param}.texture")) }?;
+    let texture = unsafe { boundary::arg::<Texture>(info.texture, &name) }?;
+    if let Err(why) = same_instance(device, &**texture, &name) {
+        return Ok(Err(why));
+    }
     Ok(crate::objects::texture::aspect(info.aspect).map(|aspect| wgt::TexelCopyTextureInfo {
         texture: texture.id,
         mip_level: info.mipLevel,
@@ -73,14 +81,21 @@ unsafe fn one_subresource(
     Ok(texture.one_subresource_per_level())
 }
 
-/// A buffer copy location.
+/// A buffer copy location for `device`; the inner error: a buffer of
+/// another instance.
 ///
 /// # Safety
 /// `info.buffer` is NULL or a live handle.
-unsafe fn buffer_info(info: &WGPUTexelCopyBufferInfo, param: &str) -> ApiResult<wgt::TexelCopyBufferInfo<BufferId>> {
+unsafe fn buffer_info(
+    device: &Device,
+    info: &WGPUTexelCopyBufferInfo,
+    param: &str,
+) -> ApiResult<Result<wgt::TexelCopyBufferInfo<BufferId>, String>> {
+    let name = format!("{param}.buffer");
     // SAFETY: NULL or a live handle (caller).
-    let buffer = unsafe { boundary::arg::<Buffer>(info.buffer, &format!("{param}.buffer")) }?;
-    Ok(wgt::TexelCopyBufferInfo { buffer: buffer.id, layout: buffer_layout(&info.layout) })
+    let buffer = unsafe { boundary::arg::<Buffer>(info.buffer, &name) }?;
+    Ok(same_instance(device, &**buffer, &name)
+        .map(|()| wgt::TexelCopyBufferInfo { buffer: buffer.id, layout: buffer_layout(&info.layout) }))
 }
 
 /// Copies texel data from a buffer to a texture.
@@ -97,18 +112,21 @@ pub unsafe extern "C" fn wgpuCommandEncoderCopyBufferToTexture(
 ) {
     call("wgpuCommandEncoderCopyBufferToTexture", (), || {
         // SAFETY: the C caller passes a live handle and NULL or valid structs.
-        let (encoder, src, dst, size) = unsafe {
+        let encoder = unsafe { boundary::arg::<CommandEncoder>(command_encoder, "commandEncoder") }?;
+        // SAFETY: as above.
+        let (src, dst, size) = unsafe {
             (
-                boundary::arg::<CommandEncoder>(command_encoder, "commandEncoder")?,
-                buffer_info(boundary::ptr_arg(source, "source")?, "source")?,
-                texture_info(boundary::ptr_arg(destination, "destination")?, "destination")?,
+                buffer_info(&encoder.device, boundary::ptr_arg(source, "source")?, "source")?,
+                texture_info(&encoder.device, boundary::ptr_arg(destination, "destination")?, "destination")?,
                 extent(boundary::ptr_arg(copy_size, "copySize")?),
             )
         };
-        match dst {
-            Ok(dst) => encoder
+        match (src, dst) {
+            (Ok(src), Ok(dst)) => encoder
                 .check(encoder.device.global().command_encoder_copy_buffer_to_texture(encoder.id, &src, &dst, &size)),
-            Err(why) => encoder.invalidate(format!("wgpuCommandEncoderCopyBufferToTexture: destination: {why}")),
+            (Err(why), _) | (_, Err(why)) => {
+                encoder.invalidate(format!("wgpuCommandEncoderCopyBufferToTexture: {why}"))
+            }
         }
         Ok(())
     })
@@ -128,18 +146,21 @@ pub unsafe extern "C" fn wgpuCommandEncoderCopyTextureToBuffer(
 ) {
     call("wgpuCommandEncoderCopyTextureToBuffer", (), || {
         // SAFETY: the C caller passes a live handle and NULL or valid structs.
-        let (encoder, src, dst, size) = unsafe {
+        let encoder = unsafe { boundary::arg::<CommandEncoder>(command_encoder, "commandEncoder") }?;
+        // SAFETY: as above.
+        let (src, dst, size) = unsafe {
             (
-                boundary::arg::<CommandEncoder>(command_encoder, "commandEncoder")?,
-                texture_info(boundary::ptr_arg(source, "source")?, "source")?,
-                buffer_info(boundary::ptr_arg(destination, "destination")?, "destination")?,
+                texture_info(&encoder.device, boundary::ptr_arg(source, "source")?, "source")?,
+                buffer_info(&encoder.device, boundary::ptr_arg(destination, "destination")?, "destination")?,
                 extent(boundary::ptr_arg(copy_size, "copySize")?),
             )
         };
-        match src {
-            Ok(src) => encoder
+        match (src, dst) {
+            (Ok(src), Ok(dst)) => encoder
                 .check(encoder.device.global().command_encoder_copy_texture_to_buffer(encoder.id, &src, &dst, &size)),
-            Err(why) => encoder.invalidate(format!("wgpuCommandEncoderCopyTextureToBuffer: source: {why}")),
+            (Err(why), _) | (_, Err(why)) => {
+                encoder.invalidate(format!("wgpuCommandEncoderCopyTextureToBuffer: {why}"))
+            }
         }
         Ok(())
     })
@@ -159,11 +180,12 @@ pub unsafe extern "C" fn wgpuCommandEncoderCopyTextureToTexture(
 ) {
     call("wgpuCommandEncoderCopyTextureToTexture", (), || {
         // SAFETY: the C caller passes a live handle and NULL or valid structs.
-        let (encoder, src, dst, size) = unsafe {
+        let encoder = unsafe { boundary::arg::<CommandEncoder>(command_encoder, "commandEncoder") }?;
+        // SAFETY: as above.
+        let (src, dst, size) = unsafe {
             (
-                boundary::arg::<CommandEncoder>(command_encoder, "commandEncoder")?,
-                texture_info(boundary::ptr_arg(source, "source")?, "source")?,
-                texture_info(boundary::ptr_arg(destination, "destination")?, "destination")?,
+                texture_info(&encoder.device, boundary::ptr_arg(source, "source")?, "source")?,
+                texture_info(&encoder.device, boundary::ptr_arg(destination, "destination")?, "destination")?,
                 extent(boundary::ptr_arg(copy_size, "copySize")?),
             )
         };

@@ -75,9 +75,13 @@ pub(crate) unsafe fn submit(queue: &Queue, list: &[WGPUCommandBuffer]) -> bounda
     for (i, &raw) in list.iter().enumerate() {
         // SAFETY: each element is NULL or a live command buffer (caller).
         match unsafe { boundary::arg::<CommandBuffer>(raw, "commands[i]") } {
-            Ok(cb) => match cb.use_id() {
-                Some(id) => ids.push(id),
-                None => {
+            Ok(cb) => match (cb.use_id(), crate::objects::owner::is_foreign(device, &**cb)) {
+                (Some(id), false) => ids.push(id),
+                (Some(_), true) => {
+                    let why = crate::objects::owner::foreign_error(&format!("commands[{i}]"));
+                    problem.get_or_insert(format!("Submit: {why}"));
+                }
+                (None, _) => {
                     problem.get_or_insert(format!("Submit: commands[{i}] was already submitted or is invalid"));
                 }
             },
@@ -136,6 +140,10 @@ pub unsafe extern "C" fn wgpuQueueWriteBuffer(
             )
         };
         let device = &queue.device;
+        if let Err(why) = crate::objects::owner::same_instance(device, &**buffer, "buffer") {
+            device.report_validation(format!("wgpuQueueWriteBuffer: {why}"));
+            return Ok(());
+        }
         let written = device.global().queue_write_buffer(device.queue_id, buffer.id, buffer_offset, bytes);
         device.work_done.note_work();
         if let Err(err) = written {
@@ -169,6 +177,7 @@ pub unsafe extern "C" fn wgpuQueueWriteTexture(
             (
                 boundary::arg::<Queue>(queue, "queue")?,
                 crate::objects::texel_copy::texture_info(
+                    &boundary::arg::<Queue>(queue, "queue")?.device,
                     boundary::ptr_arg(destination, "destination")?,
                     "destination",
                 )?,
