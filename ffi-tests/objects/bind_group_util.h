@@ -320,15 +320,7 @@ static inline void bg_group_case_(Ctx *ctx, int want_error, WGPUBindGroupLayout 
 static inline WGPUTexture bg_texture(Ctx *ctx, WGPUTextureDimension dim, uint32_t w, uint32_t h, uint32_t layers,
                                      uint32_t mips, uint32_t samples, WGPUTextureFormat format,
                                      WGPUTextureUsage usage) {
-  WGPUTextureDescriptor d = WGPU_TEXTURE_DESCRIPTOR_INIT;
-  d.dimension = dim;
-  d.size.width = w;
-  d.size.height = h;
-  d.size.depthOrArrayLayers = layers;
-  d.mipLevelCount = mips;
-  d.sampleCount = samples;
-  d.format = format;
-  d.usage = usage;
+  WGPUTextureDescriptor d = tu_desc(dim, w, h, layers, mips, samples, format, usage);
   return wgpuDeviceCreateTexture(ctx->device, &d);
 }
 

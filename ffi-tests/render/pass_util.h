@@ -5,6 +5,7 @@
 #ifndef WGPU_SHIM_PASS_UTIL_H
 #define WGPU_SHIM_PASS_UTIL_H
 
+#include "../textures/tex_util.h"
 #include "render_util.h"
 
 /* Library log messages that report an internal error (a panic inside
@@ -63,15 +64,8 @@ static inline void pu_keep_view(WGPUTextureView v) {
 static inline WGPUTexture pu_texture(Ctx *ctx, WGPUTextureFormat format, WGPUTextureDimension dim, uint32_t w,
                                      uint32_t h, uint32_t layers, uint32_t mips, uint32_t samples,
                                      WGPUTextureUsage usage) {
-  WGPUTextureDescriptor d = WGPU_TEXTURE_DESCRIPTOR_INIT;
-  d.dimension = dim;
-  d.size.width = w;
-  d.size.height = h;
-  d.size.depthOrArrayLayers = layers;
-  d.format = format;
-  d.mipLevelCount = mips;
-  d.sampleCount = samples;
-  d.usage = usage ? usage : WGPUTextureUsage_RenderAttachment;
+  WGPUTextureDescriptor d =
+      tu_desc(dim, w, h, layers, mips, samples, format, usage ? usage : WGPUTextureUsage_RenderAttachment);
   WGPUTexture t = wgpuDeviceCreateTexture(ctx->device, &d);
   pu_keep_texture(t);
   return t;

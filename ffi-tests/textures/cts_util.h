@@ -163,14 +163,7 @@ static inline CuOutcome cu_ok_or_call(int ok) { return ok ? CU_OK : CU_AT_CALL; 
 /* A texture descriptor of any shape (one mip level, one sample). */
 static inline WGPUTextureDescriptor cu_texture_desc(WGPUTextureDimension dim, uint32_t w, uint32_t h, uint32_t d,
                                                     WGPUTextureFormat format, WGPUTextureUsage usage) {
-  WGPUTextureDescriptor desc = WGPU_TEXTURE_DESCRIPTOR_INIT;
-  desc.dimension = dim;
-  desc.size.width = w;
-  desc.size.height = h;
-  desc.size.depthOrArrayLayers = d;
-  desc.format = format;
-  desc.usage = usage;
-  return desc;
+  return tu_desc(dim, w, h, d, 1, 1, format, usage);
 }
 
 /* A texture of any shape (released by the caller). */

@@ -4,6 +4,22 @@
 
 #include "../mapping/mapping_util.h"
 
+/* A texture descriptor of any shape. */
+static inline WGPUTextureDescriptor tu_desc(WGPUTextureDimension dim, uint32_t w, uint32_t h, uint32_t layers,
+                                            uint32_t mips, uint32_t samples, WGPUTextureFormat format,
+                                            WGPUTextureUsage usage) {
+  WGPUTextureDescriptor d = WGPU_TEXTURE_DESCRIPTOR_INIT;
+  d.dimension = dim;
+  d.size.width = w;
+  d.size.height = h;
+  d.size.depthOrArrayLayers = layers;
+  d.mipLevelCount = mips;
+  d.sampleCount = samples;
+  d.format = format;
+  d.usage = usage;
+  return d;
+}
+
 /* A 2D texture with one mip level and one sample. */
 static inline WGPUTexture tu_texture(Ctx *ctx, uint32_t w, uint32_t h, WGPUTextureFormat format,
                                      WGPUTextureUsage usage) {
