@@ -28,7 +28,7 @@ mod error_text;
 mod shader;
 
 pub(crate) use error_text::{native_error_text, native_message_text, CallContext};
-pub(crate) use shader::naga29_wgsl;
+pub(crate) use shader::{naga29_wgsl, rewrite_io_bindings};
 
 use std::sync::atomic::{AtomicU8, Ordering};
 

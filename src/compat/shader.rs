@@ -17,7 +17,7 @@ use std::borrow::Cow;
 
 use wgpu_core::naga;
 
-use naga::{Binding, Interpolation, Module, ScalarKind, TypeInner};
+use naga::{Binding, Handle, Interpolation, Module, ScalarKind, Type, TypeInner};
 
 /// `code` with the `enable wgpu_binding_array;` directive that naga 30
 /// requires before `binding_array` types and naga 29 did not, when the code
@@ -53,7 +53,55 @@ pub(crate) fn integer_io_made_flat(code: &str) -> Option<Module> {
         return None;
     }
     let mut module = naga::front::wgsl::parse_str(code).ok()?;
-    crate::conv::stage_io::rewrite_io_bindings(&mut module, make_flat).then_some(module)
+    rewrite_io_bindings(&mut module, make_flat).then_some(module)
+}
+
+/// Runs `f` on every binding of the entry points' arguments and results
+/// (struct members included) with its type; `f` says whether it changed
+/// the binding. A struct whose members change is replaced in the type arena
+/// in place (the handle stays, so every use of the type sees the change).
+/// Whether anything changed. (Also used by `conv::stage_io`, for the
+/// standard's sampling defaults.)
+pub(crate) fn rewrite_io_bindings(module: &mut Module, f: impl Fn(&mut Binding, &TypeInner) -> bool) -> bool {
+    let mut changed = false;
+    let mut structs = Vec::new();
+    for ep in module.entry_points.iter_mut() {
+        let function = &mut ep.function;
+        let args = function.arguments.iter_mut().map(|a| (a.ty, a.binding.as_mut()));
+        let result = function.result.as_mut().map(|r| (r.ty, r.binding.as_mut()));
+        for (ty, binding) in args.chain(result) {
+            match binding {
+                Some(b) => changed |= f(b, &module.types[ty].inner),
+                None if matches!(module.types[ty].inner, TypeInner::Struct { .. }) && !structs.contains(&ty) => {
+                    structs.push(ty)
+                }
+                None => {}
+            }
+        }
+    }
+    for ty in structs {
+        changed |= rewrite_struct(module, ty, &f);
+    }
+    changed
+}
+
+fn rewrite_struct(module: &mut Module, ty: Handle<Type>, f: &impl Fn(&mut Binding, &TypeInner) -> bool) -> bool {
+    let mut new = module.types[ty].clone();
+    let TypeInner::Struct { ref mut members, .. } = new.inner else { return false };
+    let mut changed = false;
+    for member in members.iter_mut() {
+        if let Some(binding) = member.binding.as_mut() {
+            changed |= f(binding, &module.types[member.ty].inner);
+        }
+    }
+    // `replace` requires a value not in the arena yet; an identical struct
+    // (same name and members) cannot already be there, but check rather
+    // than rely on it.
+    if !changed || module.types.get(&new).is_some() {
+        return false;
+    }
+    module.types.replace(ty, new);
+    true
 }
 
 /// naga 29's default for an integer `@location` with no interpolation.
