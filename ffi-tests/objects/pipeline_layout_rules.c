@@ -116,7 +116,7 @@ int main(void) {
         for (int as_empty = 0; as_empty <= 1; as_empty++) {
           WGPUBindGroupLayout l[4];
           for (size_t i = 0; i < count; i++) l[i] = i == pos ? (as_empty ? empty : NULL) : full;
-          bg_case("%zu layouts, slot %zu %s", count, pos, as_empty ? "an empty layout" : "NULL");
+          bg_case("%llu layouts, slot %llu %s", (unsigned long long)count, (unsigned long long)pos, as_empty ? "an empty layout" : "NULL");
           pl_case(&ctx, 0, l, count);
         }
     /* More than one NULL slot, and all slots NULL. */

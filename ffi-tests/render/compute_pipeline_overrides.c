@@ -79,7 +79,7 @@ int main(void) {
   for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++) {
     WGPUStringView k = {ids[i].key, ids[i].len};
     WGPUConstantEntry e = pl_constant(k, 0);
-    snprintf(what, sizeof what, "constant key #%zu (\"%s\"%s)", i, ids[i].key, ids[i].len == 3 ? " + NUL" : "");
+    snprintf(what, sizeof what, "constant key #%llu (\"%s\"%s)", (unsigned long long)i, ids[i].key, ids[i].len == 3 ? " + NUL" : "");
     expect_compute(&ctx, IDENT_WGSL, "main", &e, 1, ids[i].bad, what);
   }
   {

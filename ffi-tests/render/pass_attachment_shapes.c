@@ -38,7 +38,7 @@ int main(void) {
   const size_t null_counts[] = {0, 1, 2, 8};
   for (int i = 0; i < 4; i++)
     for (int has_ds = 0; has_ds < 2; has_ds++) {
-      snprintf(what, sizeof what, "%zu null colour attachments, %s depth-stencil", null_counts[i],
+      snprintf(what, sizeof what, "%llu null colour attachments, %s depth-stencil", (unsigned long long)null_counts[i],
                has_ds ? "with" : "without");
       pu_try(&ctx, nulls, null_counts[i], has_ds ? &ds1 : NULL, has_ds, what);
     }

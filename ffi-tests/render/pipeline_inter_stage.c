@@ -166,7 +166,7 @@ int main(void) {
     }
     vs_code(vs, sizeof vs, outs, n);
     fs_code(fs, sizeof fs, ins, n);
-    snprintf(what, sizeof what, "%zu vec4 inter-stage variables, topology %d", n, (int)mo[c].t);
+    snprintf(what, sizeof what, "%llu vec4 inter-stage variables, topology %d", (unsigned long long)n, (int)mo[c].t);
     expect(&ctx, vs, fs, mo[c].t, !mo[c].ok, what);
   }
 
@@ -195,7 +195,7 @@ int main(void) {
       ins[k++] = "@builtin(position) pos: vec4f";
       vs_code(vs, sizeof vs, outs, n);
       fs_code(fs, sizeof fs, ins, k);
-      snprintf(what, sizeof what, "%zu fragment builtins + %zu vec4 inputs", nb, n);
+      snprintf(what, sizeof what, "%llu fragment builtins + %llu vec4 inputs", (unsigned long long)nb, (unsigned long long)n);
       expect(&ctx, vs, fs, WGPUPrimitiveTopology_TriangleList, over, what);
     }
   }

@@ -28,7 +28,9 @@ static WGPUShaderModule vs_module(Ctx *ctx, size_t n, const unsigned *locs, cons
   char code[4096];
   size_t at = 0;
   at += snprintf(code + at, sizeof code - at, "struct In {\n  @builtin(vertex_index) vi: u32,\n");
-  for (size_t i = 0; i < n; i++) at += snprintf(code + at, sizeof code - at, "  @location(%u) a%zu: %s,\n", locs[i], i, types[i]);
+  for (size_t i = 0; i < n; i++)
+    at += snprintf(code + at, sizeof code - at, "  @location(%u) a%llu: %s,\n", locs[i], (unsigned long long)i,
+                   types[i]);
   snprintf(code + at, sizeof code - at,
            "}\n@vertex fn vs(i: In) -> @builtin(position) vec4f { return vec4f(0.0, 0.0, 0.0, 1.0); }\n"
            "@fragment fn fs() -> @location(0) vec4f { return vec4f(1.0); }\n");
