@@ -28,7 +28,7 @@ use wgpu_core::global::Global;
 use wgpu_core::id::DeviceId;
 
 use crate::engine::fence::DeviceFence;
-use crate::engine::spin::Spin;
+use crate::engine::spin::{with_fine_timer, Spin};
 use crate::futures::ThreadKey;
 
 /// How long one fallback wait lasts before the thread polls again.
@@ -414,14 +414,13 @@ impl Progress {
                     // Spin, then sleep (`spin.rs`): spontaneous callbacks of
                     // short GPU work arrive as soon as WaitAny's would.
                     let start = std::time::Instant::now();
-                    let budget = self.spin.budget_ns();
                     let moved = || f.value().map_or(true, |v| v > seen);
-                    if !Spin::spin(budget, moved) {
+                    if !self.spin.short(moved) {
                         match self.spin.wake_rung() {
                             // Sleep until just before the predicted end and
                             // spin it out (`spin.rs`, the wake rung).
                             Some((early, window)) if early < FENCE_SLICE_NS => {
-                                let mut ok = f.wait_ns(seen + 1, early);
+                                let mut ok = with_fine_timer(|| f.wait_ns(seen + 1, early));
                                 if ok && !moved() && !Spin::spin(window, moved) {
                                     ok = f.wait_ns(seen + 1, FENCE_SLICE_NS - early);
                                 }

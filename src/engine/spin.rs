@@ -21,6 +21,18 @@
 //! costs that spin, then a driver sleep. It costs a few hundred microseconds
 //! of CPU per long wait and turns the driver's wake-up delay into a spin's.
 //!
+//! Before the first rung's spin, a wait that is expected to be short naps
+//! (Linux): the thread sleeps on a precise timer (`clock_nanosleep`, with
+//! its timer slack at 1 ns for the nap) until shortly before the end that
+//! the device's recent short waits predict, and spins only the rest. A
+//! short wait then costs a few microseconds of CPU instead of all of it.
+//! The prediction learns from the waits a spin saw end (an average, a
+//! quarter weight for the newest), and shrinks by an eighth whenever the
+//! GPU was already done when a nap ended (how much earlier is unknown), so
+//! a nap that oversleeps does not teach itself to sleep longer. The nap
+//! ends `WGPU_SHIM_NAP_US` before the predicted end (default
+//! [`DEFAULT_NAP_LEAD_NS`]; `off` spins the whole wait as before).
+//!
 //! The cap comes from `WGPU_SHIM_SPIN_US` (microseconds; 0 turns spinning
 //! off), else from `wgpuShimInstanceSetSpinWait` on the device's instance,
 //! else the default: 50 µs on GPUs and 0 on CPU adapters, where the "GPU" is
@@ -33,6 +45,12 @@ use std::time::{Duration, Instant};
 /// How much earlier than the predicted end of a long wait the thread wakes
 /// from its driver sleep to spin the end out, in caps (the wake rung).
 const LEAD_CAPS: u64 = 3;
+
+/// How long before a short wait's predicted end its nap ends, by default:
+/// the timer's own lateness and the spread of the waits fit in it.
+pub(crate) const DEFAULT_NAP_LEAD_NS: u64 = 8_000;
+/// The shortest nap worth a sleep (a wake-up costs a few microseconds).
+const MIN_NAP_NS: u64 = 4_000;
 
 /// The default cap on GPUs.
 pub(crate) const DEFAULT_GPU_CAP_NS: u64 = 50_000;
@@ -56,6 +74,28 @@ fn env_cap_ns() -> u64 {
     })
 }
 
+/// `WGPU_SHIM_NAP_US`, read once: the nap's lead in nanoseconds, `None`
+/// when napping is off (`off`, or a platform without a precise timer).
+fn nap_lead_ns() -> Option<u64> {
+    static LEAD: OnceLock<Option<u64>> = OnceLock::new();
+    *LEAD.get_or_init(|| {
+        if !cfg!(target_os = "linux") {
+            return None;
+        }
+        match std::env::var("WGPU_SHIM_NAP_US") {
+            Err(_) => Some(DEFAULT_NAP_LEAD_NS),
+            Ok(v) if v.trim() == "off" => None,
+            Ok(v) => match v.trim().parse::<u64>() {
+                Ok(us) => Some(us.saturating_mul(1000).min(MAX_CAP_NS)),
+                Err(_) => {
+                    log::warn!(target: "wgpu_shim", "WGPU_SHIM_NAP_US={v:?} is neither `off` nor a number of microseconds: ignored");
+                    Some(DEFAULT_NAP_LEAD_NS)
+                }
+            },
+        }
+    })
+}
+
 /// One device's spin budget, shared by the threads that wait for its fence
 /// (WaitAny's direct waits, `wgpuDevicePoll`, the progress thread).
 pub(crate) struct Spin {
@@ -65,6 +105,9 @@ pub(crate) struct Spin {
     instance_cap_ns: std::sync::Arc<AtomicU64>,
     /// The recent waits' average, in nanoseconds.
     recent_ns: AtomicU64,
+    /// The predicted length of a short wait (0: none learned yet), which
+    /// the nap sleeps through less its lead.
+    short_ns: AtomicU64,
 }
 
 impl Spin {
@@ -75,6 +118,7 @@ impl Spin {
             default_cap_ns: if cpu_adapter { 0 } else { DEFAULT_GPU_CAP_NS },
             instance_cap_ns,
             recent_ns: AtomicU64::new(0),
+            short_ns: AtomicU64::new(0),
         }
     }
 
@@ -122,6 +166,48 @@ impl Spin {
         self.recent_ns.store(new, Ordering::Relaxed);
     }
 
+    /// The first rung: a nap where the recent short waits predict one
+    /// (see the module documentation), then a spin until `done` holds or
+    /// the budget has passed since the call. Returns whether `done` held.
+    pub(crate) fn short(&self, mut done: impl FnMut() -> bool) -> bool {
+        let budget = self.budget_ns();
+        if budget == 0 {
+            return false;
+        }
+        let start = Instant::now();
+        if let Some(nap) = self.nap_ns(budget) {
+            if done() {
+                return true;
+            }
+            nap_for(nap);
+            if done() {
+                // Done at some point of the nap: the prediction was long.
+                let p = self.short_ns.load(Ordering::Relaxed);
+                self.short_ns.store(p - p / 8, Ordering::Relaxed);
+                return true;
+            }
+        }
+        let seen = Self::spin(budget.saturating_sub(elapsed_ns(start)), &mut done);
+        if seen {
+            let t = elapsed_ns(start);
+            let p = self.short_ns.load(Ordering::Relaxed);
+            let new = if p == 0 { t } else { p - p / 4 + t / 4 };
+            self.short_ns.store(new.max(1), Ordering::Relaxed);
+        }
+        seen
+    }
+
+    /// How long the next short wait naps, if at all.
+    fn nap_ns(&self, budget: u64) -> Option<u64> {
+        let lead = nap_lead_ns()?;
+        let predicted = self.short_ns.load(Ordering::Relaxed);
+        if predicted > budget {
+            return None;
+        }
+        let nap = predicted.saturating_sub(lead);
+        (nap >= MIN_NAP_NS).then_some(nap)
+    }
+
     /// Spins until `done` holds or `budget_ns` has passed; returns whether
     /// `done` held.
     pub(crate) fn spin(budget_ns: u64, mut done: impl FnMut() -> bool) -> bool {
@@ -142,6 +228,53 @@ impl Spin {
             }
         }
     }
+}
+
+/// Nanoseconds since `start`.
+fn elapsed_ns(start: Instant) -> u64 {
+    u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX)
+}
+
+/// Runs `f` with the calling thread's timer slack at 1 ns (Linux), so that
+/// a timed sleep inside it ends when asked, not up to the default 50 µs
+/// later; the thread's own slack is restored afterwards.
+pub(crate) fn with_fine_timer<R>(f: impl FnOnce() -> R) -> R {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: PR_GET_TIMERSLACK takes no pointer arguments; it returns
+        // the calling thread's slack in nanoseconds (or -1).
+        let old = unsafe { libc::prctl(libc::PR_GET_TIMERSLACK, 0, 0, 0, 0) };
+        if old > 1 {
+            // SAFETY: PR_SET_TIMERSLACK takes the slack by value; it only
+            // changes this thread's timer slack.
+            unsafe { libc::prctl(libc::PR_SET_TIMERSLACK, 1 as libc::c_ulong, 0, 0, 0) };
+        }
+        let result = f();
+        if old > 1 {
+            // SAFETY: as above; the value is the one read before.
+            unsafe { libc::prctl(libc::PR_SET_TIMERSLACK, old as libc::c_ulong, 0, 0, 0) };
+        }
+        result
+    }
+    #[cfg(not(target_os = "linux"))]
+    f()
+}
+
+/// Sleeps `ns` on a precise timer (only called where [`nap_lead_ns`] allows
+/// naps: Linux).
+fn nap_for(ns: u64) {
+    #[cfg(target_os = "linux")]
+    with_fine_timer(|| {
+        let ts = libc::timespec {
+            tv_sec: (ns / 1_000_000_000) as libc::time_t,
+            tv_nsec: (ns % 1_000_000_000) as libc::c_long,
+        };
+        // SAFETY: `ts` is a valid timespec; no remainder is asked for. An
+        // interrupted sleep (EINTR) only ends the nap early.
+        unsafe { libc::clock_nanosleep(libc::CLOCK_MONOTONIC, 0, &ts, std::ptr::null_mut()) };
+    });
+    #[cfg(not(target_os = "linux"))]
+    let _ = ns;
 }
 
 #[cfg(test)]
@@ -197,6 +330,41 @@ mod tests {
         assert_eq!(spin(true, 20_000).budget_ns(), 20_000, "the instance's setting applies");
         assert_eq!(spin(false, 0).budget_ns(), 0, "0 turns it off");
         assert_eq!(spin(false, u64::MAX - 1).cap_ns(), MAX_CAP_NS);
+    }
+
+    #[test]
+    fn the_nap_learns_from_spins_and_shrinks_when_it_oversleeps() {
+        if env_cap_ns() != UNSET || nap_lead_ns() != Some(DEFAULT_NAP_LEAD_NS) {
+            return; // the environment changes the rung; the rest assumes the defaults
+        }
+        let s = spin(false, UNSET);
+        assert_eq!(s.nap_ns(s.budget_ns()), None, "nothing learned: no nap");
+        let mut n = 0;
+        assert!(s.short(|| {
+            n += 1;
+            n == 50
+        }));
+        assert!(s.short_ns.load(Ordering::Relaxed) > 0, "a wait a spin saw end is learned");
+        // A prediction longer than the budget, or too short to sleep through
+        // part of, gives no nap.
+        s.short_ns.store(DEFAULT_GPU_CAP_NS + 1, Ordering::Relaxed);
+        assert_eq!(s.nap_ns(s.budget_ns()), None);
+        s.short_ns.store(DEFAULT_NAP_LEAD_NS + MIN_NAP_NS - 1, Ordering::Relaxed);
+        assert_eq!(s.nap_ns(s.budget_ns()), None);
+        s.short_ns.store(30_000, Ordering::Relaxed);
+        assert_eq!(s.nap_ns(s.budget_ns()), Some(30_000 - DEFAULT_NAP_LEAD_NS));
+        // Not done before the nap, done after it: the prediction shrinks by
+        // an eighth, whatever the nap's real length was.
+        let mut checks = 0;
+        assert!(s.short(|| {
+            checks += 1;
+            checks == 2
+        }));
+        assert_eq!(checks, 2, "one check before the nap, one after");
+        if cfg!(target_os = "linux") {
+            assert_eq!(s.short_ns.load(Ordering::Relaxed), 30_000 - 30_000 / 8);
+        }
+        assert!(!self::spin(false, 0).short(|| true), "a cap of 0: no rung at all");
     }
 
     #[test]

@@ -31,7 +31,6 @@ use super::call;
 use crate::abi::native::WGPUSubmissionIndex;
 use crate::abi::{WGPUBool, WGPUDevice, WGPUFutureWaitInfo};
 use crate::engine::fence::RawFence;
-use crate::engine::spin::Spin;
 use crate::ffi::boundary::{self, reject, ApiResult};
 use crate::futures::{DirectSleep, Mode, WaitRules};
 use crate::objects::device::Device;
@@ -110,10 +109,10 @@ fn wait_for_index(device: &Arc<Device>, index: u64) -> ApiResult<()> {
 fn sleep_on_fence(device: &Arc<Device>, fence: &RawFence, target: u64) {
     let semaphores = [fence.fence()];
     let values = [target];
-    // Spin, then sleep (`engine/spin.rs`), as WaitAny's fence waits do.
+    // Nap and spin, then sleep (`engine/spin.rs`), as WaitAny's fence waits do.
     let spin = &device.progress.spin;
     let start = std::time::Instant::now();
-    if Spin::spin(spin.budget_ns(), || fence.value().map_or(true, |v| v >= target)) {
+    if spin.short(|| fence.value().map_or(true, |v| v >= target)) {
         spin.note(start.elapsed());
         return;
     }

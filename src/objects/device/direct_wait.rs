@@ -42,7 +42,7 @@ use wgpu_core::global::Global;
 use wgpu_core::id::DeviceId;
 
 use crate::engine::fence::RawFence;
-use crate::engine::spin::Spin;
+use crate::engine::spin::{with_fine_timer, Spin};
 use crate::futures::DirectSleep;
 use crate::objects::device::Device;
 
@@ -248,8 +248,8 @@ impl DirectSleep for Device {
         };
         // The progress thread stands by while this thread watches the fence.
         self.progress.enter_direct();
-        // Spin, then sleep (`spin.rs`): short GPU work ends inside the spin
-        // and costs no driver wake-up.
+        // Nap and spin, then sleep (`spin.rs`): short GPU work ends inside
+        // the spin and costs no driver wake-up.
         // How long the fence took feeds the spin budget and the wake rung,
         // which a cap of 0 (CPU adapters by default) turns off: no clock.
         let start = (cap_ns > 0).then(Instant::now);
@@ -258,12 +258,13 @@ impl DirectSleep for Device {
             fence_moved = fw.raw.value().map_or(true, |v| v > seen);
             fence_moved || fw.count_hint.load(Ordering::Acquire) > token
         };
-        let slept = Spin::spin(spin.budget_ns(), &mut done)
+        let slept = spin.short(&mut done)
             || match spin.wake_rung() {
-                // Sleep until just before the predicted end, spin it out,
-                // then sleep for the rest if the GPU is not done yet.
+                // Sleep until just before the predicted end (on a precise
+                // timer), spin it out, then sleep for the rest if the GPU
+                // is not done yet.
                 Some((early, window)) if early < timeout => {
-                    fw.sleep(seen, token, early)
+                    with_fine_timer(|| fw.sleep(seen, token, early))
                         && (done() || Spin::spin(window, &mut done) || fw.sleep(seen, token, timeout - early))
                 }
                 _ => fw.sleep(seen, token, timeout),
