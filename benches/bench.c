@@ -2,7 +2,8 @@
  *
  *   bench --lib PATH [--scenario NAME[,NAME...]] [--strategy S[,S...]]
  *         [--iterations N] [--quick] [--samples] [--job-ms MS] [--job-units N]
- *         [--size BYTES] [--max-size BYTES] [--timeout S] [--backend B]
+ *         [--wake-ms MS[,MS...]] [--size BYTES] [--max-size BYTES] [--timeout S]
+ *         [--backend B]
  *
  * The library is opened with dlopen and every function is resolved with dlsym
  * (falling back to wgpuGetProcAddress), so the same binary measures
@@ -348,6 +349,8 @@ static struct {
   int samples;
   double job_ms;
   long job_iters;
+  double wake_ms[8]; /* wakeup_latency's job lengths (--wake-ms) */
+  int n_wake_ms;     /* 0: the default, 10 and 100 ms (5 ms with --quick) */
   uint64_t size;
   uint64_t max_size;
   unsigned timeout_s;
@@ -360,7 +363,8 @@ static void usage(void) {
   fprintf(stderr,
           "usage: bench --lib PATH [--scenario NAME[,NAME...]] [--strategy S[,S...]]\n"
           "             [--iterations N] [--quick] [--samples] [--job-ms MS] [--job-units N]\n"
-          "             [--size BYTES] [--max-size BYTES] [--timeout S] [--verbose]\n"
+          "             [--wake-ms MS[,MS...]] [--size BYTES] [--max-size BYTES] [--timeout S]\n"
+          "             [--verbose]\n"
           "             [--backend vulkan|d3d12|metal|opengl]\n"
           "             [--inject-fault]   (self-test: a map_roundtrip check must fail)\n"
           "scenarios: info calibrate map_roundtrip wait_cpu_cost wakeup_latency\n"
@@ -414,6 +418,19 @@ static void parse_args(int argc, char **argv) {
     } else if (!strcmp(a, "--job-ms")) {
       opt.job_ms = strtod(NEXT(), NULL);
       if (!(opt.job_ms > 0)) usage();
+    } else if (!strcmp(a, "--wake-ms")) {
+      /* wakeup_latency's job lengths, comma-separated milliseconds. */
+      char tmp[256];
+      snprintf(tmp, sizeof tmp, "%s", NEXT());
+      opt.n_wake_ms = 0;
+      for (char *t = strtok(tmp, ","); t; t = strtok(NULL, ",")) {
+        char *end = NULL;
+        double v = strtod(t, &end);
+        if (end == t || *end || !(v > 0) || opt.n_wake_ms == (int)(sizeof opt.wake_ms / sizeof opt.wake_ms[0]))
+          usage();
+        opt.wake_ms[opt.n_wake_ms++] = v;
+      }
+      if (!opt.n_wake_ms) usage();
     } else if (!strcmp(a, "--job-units") || !strcmp(a, "--job-iters")) {
       opt.job_iters = strtol(NEXT(), NULL, 10);
       if (opt.job_iters < 1) usage();
@@ -1527,8 +1544,15 @@ static void scenario_wait_cpu_cost(void) {
 
 /* ---- scenario: wakeup_latency ------------------------------------------ */
 
-static void scenario_wakeup_latency(void) {
-  job_calibrate();
+/* One job length: `reps` rounds of identical jobs, one per strategy, the
+ * spin first. Besides when the callback ran, each wait's CPU is measured
+ * from the start of the submission to the end of the wait ("over the whole
+ * job"): the process's (CLOCK_PROCESS_CPUTIME_ID: every thread, the
+ * library's and the driver's too; the bench's own threads are idle then:
+ * the watchdog is an alarm, or a thread asleep on Windows) and the waiting
+ * thread's (CLOCK_THREAD_CPUTIME_ID). On lavapipe the job itself runs on
+ * the process's CPU threads, so its process figure is near 1 there. */
+static void wakeup_run(double lat_ms, long reps) {
   int st[S_COUNT];
   int ns = strategies(st);
   /* The spin is the reference: it must run, and first in each round. */
@@ -1536,19 +1560,20 @@ static void scenario_wakeup_latency(void) {
   order[no++] = S_SPIN;
   for (int i = 0; i < ns; i++)
     if (st[i] != S_SPIN) order[no++] = st[i];
-  long reps = iters_or(40, 15, 3);
-  double lat_ms = opt.quick ? 5.0 : 10.0;
   uint32_t iters = units_for_ms(lat_ms);
   double *d_cb[S_COUNT], *d_wake[S_COUNT], *diff[S_COUNT], *wdiff[S_COUNT], *d_submit[S_COUNT];
+  double *pcw[S_COUNT], *tcw[S_COUNT]; /* CPU/wall, submit → end of the wait */
   for (int i = 0; i < no; i++) {
     d_submit[i] = xcalloc((size_t)reps, sizeof(double));
     d_cb[i] = xcalloc((size_t)reps, sizeof(double));
     d_wake[i] = xcalloc((size_t)reps, sizeof(double));
     diff[i] = xcalloc((size_t)reps, sizeof(double));
     wdiff[i] = xcalloc((size_t)reps, sizeof(double));
+    pcw[i] = xcalloc((size_t)reps, sizeof(double));
+    tcw[i] = xcalloc((size_t)reps, sizeof(double));
   }
   long callbacks[S_COUNT] = {0};
-  uint32_t seed = 5000;
+  uint32_t seed = 5000 + (uint32_t)(lat_ms * 16.0);
   job_submit(iters, seed); /* warm-up */
   wait_idle();
   job_verify(iters, seed);
@@ -1559,8 +1584,11 @@ static void scenario_wakeup_latency(void) {
       Rec r;
       rec_reset(&r);
       /* Times are taken from the start of the submission: a driver may
-       * spend part of the job inside vkQueueSubmit. */
+       * spend part of the job inside vkQueueSubmit. The CPU clocks are read
+       * inside the wall-clock interval, as in wait_rec. */
       uint64_t t_sub = now_ns();
+      uint64_t p_sub = process_cpu_ns();
+      uint64_t c_sub = thread_cpu_ns();
       job_submit(iters, seed); /* identical job for every strategy of a round */
       d_submit[i][rep] = (double)(now_ns() - t_sub) / 1e3;
       WGPUFuture f = work_done(s, &r);
@@ -1570,6 +1598,9 @@ static void scenario_wakeup_latency(void) {
             atomic_load(&r.status));
       d_cb[i][rep] = (double)(atomic_load(&r.t_cb) - t_sub) / 1e3;
       d_wake[i][rep] = (double)(wt.t_end - t_sub) / 1e3;
+      double wall = (double)(wt.t_end - t_sub);
+      pcw[i][rep] = wall > 0 ? (double)(wt.pcpu_end - p_sub) / wall : 0;
+      tcw[i][rep] = wall > 0 ? (double)(wt.cpu_end - c_sub) / wall : 0;
       callbacks[i] += atomic_load(&r.calls);
       job_verify(iters, seed);
     }
@@ -1597,6 +1628,16 @@ static void scenario_wakeup_latency(void) {
       jnum("submit_call_median_us", su.median);
       free(d_submit[i]);
     }
+    /* CPU/wall from the submit to the end of the wait, medians over the
+     * jobs: every thread of the process, and the waiting thread alone. */
+    {
+      Stats sp = stats_of(pcw[i], (size_t)reps);
+      Stats sth = stats_of(tcw[i], (size_t)reps);
+      jnum("process_cpu_wall_median", sp.median);
+      jnum("thread_cpu_wall_median", sth.median);
+      free(pcw[i]);
+      free(tcw[i]);
+    }
     jnum("job_ms", lat_ms);
     jint("job_units", iters);
     jint("callbacks", callbacks[i]);
@@ -1607,6 +1648,19 @@ static void scenario_wakeup_latency(void) {
     free(diff[i]);
     free(wdiff[i]);
   }
+}
+
+/* Every job length of --wake-ms (default 10 and 100 ms; 5 ms with --quick),
+ * one record per (job length, strategy). Jobs up to 20 ms run 40 times per
+ * strategy (15 on a CPU adapter, as before: there the jobs share the CPUs
+ * with the waiting threads and take longer than asked),
+ * longer ones 12 times (3 with --quick; --iterations sets every count). */
+static void scenario_wakeup_latency(void) {
+  job_calibrate();
+  static const double dflt[] = {10.0, 100.0}, quick[] = {5.0};
+  const double *ms = opt.n_wake_ms ? opt.wake_ms : opt.quick ? quick : dflt;
+  int n = opt.n_wake_ms ? opt.n_wake_ms : opt.quick ? 1 : 2;
+  for (int k = 0; k < n; k++) wakeup_run(ms[k], ms[k] <= 20.0 ? iters_or(40, 15, 3) : iters_or(12, 12, 3));
 }
 
 /* ---- scenario: futures_throughput / scaling ---------------------------- */
@@ -1904,6 +1958,26 @@ static void scenario_readback_bandwidth(void) {
 
 /* ---- scenario: api_overhead -------------------------------------------- */
 
+/* Begins one api_overhead record: the median of the per-operation times
+ * `us` (microseconds) is the figure (run.py adds the best round's median);
+ * batch_ns is the mean over a loop of the operations back to back (< 0:
+ * the operations cannot run back to back, e.g. each map needs a wait). */
+static void api_begin(const char *variant, const double *us, long n, double batch_ns) {
+  Stats s = stats_of(us, (size_t)n);
+  jbegin("api_overhead", "-");
+  jstr("variant", variant);
+  jstats_us(&s);
+  jnum("ns_per_op", s.median * 1e3);
+  if (batch_ns >= 0) {
+    jnum("mean_ns_per_op_batch", batch_ns);
+    jnum("throughput", 1e9 / batch_ns);
+    jstr("throughput_unit", "ops/s");
+  }
+}
+
+/* Every operation is timed alone (two clock reads around the call), after
+ * `warm` untimed ones; the same count for every variant (--iterations sets
+ * it: benches/callgrind.sh runs a few hundred under valgrind). */
 static void scenario_api_overhead(void) {
   long n = iters_or(20000, 5000, 300);
   long warm = n / 10 + 10;
@@ -1932,14 +2006,7 @@ static void scenario_api_overhead(void) {
     W.BufferRelease(b);
   }
   for (long i = 0; i < n; i++) ns_op[i] /= 1e3; /* us */
-  Stats s = stats_of(ns_op, (size_t)n);
-  jbegin("api_overhead", "-");
-  jstr("variant", "buffer_create_release");
-  jstats_us(&s);
-  jnum("ns_per_op", s.median * 1e3);
-  jnum("mean_ns_per_op_batch", batch_ns);
-  jnum("throughput", 1e9 / batch_ns);
-  jstr("throughput_unit", "ops/s");
+  api_begin("buffer_create_release", ns_op, n, batch_ns);
   jint("bytes", 256);
   jint("callbacks", 0);
   jbool("verified", 1);
@@ -1964,18 +2031,140 @@ static void scenario_api_overhead(void) {
   wait_idle(); /* every submission completes: one callback */
   double drain_us = (double)(now_ns() - tw) / 1e3;
   check_device_errors();
-  s = stats_of(ns_op, (size_t)n);
-  jbegin("api_overhead", "-");
-  jstr("variant", "empty_submit");
-  jstats_us(&s);
-  jnum("ns_per_op", s.median * 1e3);
-  jnum("mean_ns_per_op_batch", batch_ns);
-  jnum("throughput", 1e9 / batch_ns);
-  jstr("throughput_unit", "ops/s");
+  api_begin("empty_submit", ns_op, n, batch_ns);
   jnum("drain_us", drain_us);
   jint("callbacks", 1);
   jbool("verified", 1);
   jend();
+
+  /* MapAsync, GetConstMappedRange and Unmap of an idle 4 KiB MAP_READ
+   * buffer, each call timed alone, in one cycle per operation: MapAsync
+   * (timed: the call only registers the request), the wait for its
+   * callback (untimed, with the library's default strategy, as everywhere
+   * in this program: WaitAny with a WaitAnyOnly callback on wgpu-shim,
+   * wgpuDevicePoll with an AllowProcessEvents one on wgpu-native),
+   * GetConstMappedRange of the whole buffer (timed: the first call on each
+   * mapping, as an application makes it), then Unmap (timed). No
+   * submission uses the buffer, so each map is ready at the next poll. */
+  {
+    const uint64_t size = 4096;
+    const uint32_t seed = 0xA11CE5u;
+    WGPUBuffer mb = make_buffer(size, WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst, 1, "api map");
+    uint32_t *w = W.BufferGetMappedRange(mb, 0, (size_t)size);
+    CHECK(w != NULL, "GetMappedRange (mappedAtCreation) returned NULL");
+    fill_pat(w, 0, size / 4, seed);
+    W.BufferUnmap(mb);
+    submit_empty();
+    wait_idle();
+    double *t_map = xcalloc((size_t)n, sizeof(double));
+    double *t_get = xcalloc((size_t)n, sizeof(double));
+    double *t_unmap = xcalloc((size_t)n, sizeof(double));
+    const int ds = G.default_strategy;
+    /* One record for every callback of the loop: each wait expects exactly
+     * one more call, and the total is checked again after the loop, so a
+     * callback that ran twice (or late) fails the run. */
+    Rec mr;
+    rec_reset(&mr);
+    int cycles = 0;
+    for (long i = -warm; i < n; i++) {
+      uint64_t t0 = now_ns();
+      WGPUFuture f = map_async(mb, 0, size, ds, &mr);
+      uint64_t t1 = now_ns();
+      wait_rec(ds, f, &mr, ++cycles, NULL);
+      CHECK(atomic_load(&mr.status) == WGPUMapAsyncStatus_Success, "map status %d", atomic_load(&mr.status));
+      uint64_t t2 = now_ns();
+      const void *p = W.BufferGetConstMappedRange(mb, 0, (size_t)size);
+      uint64_t t3 = now_ns();
+      CHECK(p != NULL, "GetConstMappedRange returned NULL");
+      uint64_t t4 = now_ns();
+      W.BufferUnmap(mb);
+      uint64_t t5 = now_ns();
+      if (i >= 0) {
+        t_map[i] = (double)(t1 - t0) / 1e3;
+        t_get[i] = (double)(t3 - t2) / 1e3;
+        t_unmap[i] = (double)(t5 - t4) / 1e3;
+      }
+    }
+    /* Give a late duplicate its chance, then count. */
+    W.InstanceProcessEvents(G.instance);
+    if (native_device_poll) native_device_poll(G.device, 0, NULL);
+    CHECK(atomic_load(&mr.calls) == cycles, "%d map callbacks for %d MapAsync calls", atomic_load(&mr.calls),
+          cycles);
+    /* The mapped bytes are still the ones written at creation. */
+    map_read_sync(mb, size);
+    const uint32_t *p = W.BufferGetConstMappedRange(mb, 0, (size_t)size);
+    CHECK(p != NULL, "GetConstMappedRange returned NULL");
+    int64_t bad = check_pat(p, 0, size / 4, seed);
+    CHECK(bad < 0, "mapped range: word %" PRId64 " differs", bad);
+    W.BufferUnmap(mb);
+    check_device_errors();
+    static const char *const NAMES[3] = {"map_async", "get_mapped_range", "unmap"};
+    double *times[3] = {t_map, t_get, t_unmap};
+    for (int k = 0; k < 3; k++) {
+      api_begin(NAMES[k], times[k], n, -1);
+      jint("bytes", (long long)size);
+      jint("callbacks", k == 0 ? n : 0);
+      jbool("verified", 1);
+      jend();
+      free(times[k]);
+    }
+    W.BufferRelease(mb);
+  }
+
+  /* QueueWriteBuffer of 4 KiB into a COPY_DST buffer, each call timed
+   * alone. A write's data waits in a staging buffer until the next
+   * submission and is freed once that submission has completed: every 64
+   * writes an empty command buffer is submitted, and every 1,024 the queue
+   * is drained, both untimed and left out of the loop's mean, so that the
+   * staging memory stays bounded (as in an application that submits every
+   * frame) instead of growing by 4 KiB per operation. */
+  {
+    const uint64_t size = 4096;
+    const uint32_t seed = 0x5EED5u;
+    WGPUBuffer wb = make_buffer(size, WGPUBufferUsage_CopyDst | WGPUBufferUsage_CopySrc, 0, "api write");
+    uint32_t *src = xmalloc(size);
+    fill_pat(src, 0, size / 4, seed);
+    uint64_t excluded = 0; /* ns of the submits and drains inside the timed loop */
+    for (long i = -warm; i < n; i++) {
+      src[0] = (uint32_t)i; /* the last write is recognisable */
+      if (i == 0) {
+        tb0 = now_ns();
+        excluded = 0;
+      }
+      uint64_t t0 = now_ns();
+      W.QueueWriteBuffer(G.queue, wb, 0, src, (size_t)size);
+      uint64_t t1 = now_ns();
+      if (i >= 0) ns_op[i] = (double)(t1 - t0) / 1e3;
+      long done = i + warm + 1;
+      if (done % 64 == 0) {
+        submit_empty();
+        if (done % 1024 == 0) wait_idle();
+        excluded += now_ns() - t1;
+      }
+    }
+    batch_ns = (double)(now_ns() - tb0 - excluded) / (double)n;
+    /* The buffer holds the last write: copy it to a MAP_READ buffer. */
+    WGPUBuffer rb = make_buffer(size, WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst, 0, "api write check");
+    WGPUCommandEncoder enc = encoder();
+    W.CommandEncoderCopyBufferToBuffer(enc, wb, 0, rb, 0, size);
+    submit_commands(enc);
+    map_read_sync(rb, size);
+    const uint32_t *p = W.BufferGetConstMappedRange(rb, 0, (size_t)size);
+    CHECK(p != NULL, "GetConstMappedRange returned NULL");
+    CHECK(p[0] == (uint32_t)(n - 1), "write_buffer: word 0 is %u, expected %ld (the last write)", p[0], n - 1);
+    int64_t bad = check_pat(p + 1, 1, size / 4 - 1, seed);
+    CHECK(bad < 0, "write_buffer: word %" PRId64 " differs", bad + 1);
+    W.BufferUnmap(rb);
+    W.BufferRelease(rb);
+    W.BufferRelease(wb);
+    free(src);
+    check_device_errors();
+    api_begin("write_buffer", ns_op, n, batch_ns);
+    jint("bytes", (long long)size);
+    jint("callbacks", 0);
+    jbool("verified", 1);
+    jend();
+  }
   free(ns_op);
 }
 

@@ -90,11 +90,34 @@ def met(ok):
 
 # ---- per-label sections -------------------------------------------------------
 
+# bench.c's api_overhead operations, in the order of issue 34's goal 4.
+API_VARIANTS = (("buffer_create_release", "Buffer create + release"),
+                ("empty_submit", "Empty submit (encode + finish + submit)"),
+                ("map_async", "MapAsync (idle 4 KiB MAP_READ buffer)"),
+                ("unmap", "Unmap (4 KiB)"),
+                ("write_buffer", "QueueWriteBuffer (4 KiB)"),
+                ("get_mapped_range", "GetConstMappedRange (whole 4 KiB)"))
+# The exported functions whose instructions per call benches/callgrind.sh reports, in table order.
+CALLGRIND_FUNCTIONS = ("wgpuDeviceCreateBuffer", "wgpuBufferRelease", "wgpuDeviceCreateCommandEncoder",
+                       "wgpuCommandEncoderFinish", "wgpuQueueSubmit", "wgpuCommandBufferRelease",
+                       "wgpuCommandEncoderRelease", "wgpuBufferMapAsync", "wgpuBufferGetConstMappedRange",
+                       "wgpuBufferUnmap", "wgpuQueueWriteBuffer")
+
 
 class Section:
-    def __init__(self, data: dict):
+    def __init__(self, data: dict, callgrind: dict | None = None):
         self.d = data
-        self.res = data["results"]
+        # wakeup_latency has one record per job length (bench --wake-ms: 10 and 100 ms; older runs 10 ms alone,
+        # quick runs 5 ms). The targets and tables written for one length see the short job alone (10 ms, else
+        # the shortest): self.res; the wake-up table and issue 34's goals read every length from self.all_res.
+        self.all_res = data["results"]
+        lengths = sorted({r["job_ms"] for r in find(self.all_res, scenario="wakeup_latency")
+                          if isinstance(r.get("job_ms"), (int, float))})
+        self.wake_ms = 10 if 10 in lengths else (lengths[0] if lengths else None)
+        self.res = [r for r in self.all_res if r.get("scenario") != "wakeup_latency"
+                    or r.get("job_ms") is None or r.get("job_ms") == self.wake_ms]
+        # Instructions per call (benches/callgrind.sh), when a results file has them.
+        self.callgrind = callgrind
         # The map round trip's size (older runs did not record it: 4 KiB then).
         self.rt_bytes = next((r["bytes"] for r in find(self.res, scenario="map_roundtrip") if r.get("bytes")), 4096)
         # The same round trip on wgpu-core alone, its blocking poll as the wait (`core_floor`).
@@ -352,6 +375,103 @@ class Section:
                              met(r >= 1.0 if r is not None else None)])
         return table(["Target", "wgpu-shim (this run)", "Met"], rows)
 
+    def issue34_goals(self):
+        """Issue 34's goals ("Performance"), computed from this run: each figure of wgpu-shim and wgpu-native, and
+        whether the goal is met; "not measured" where the run lacks a figure (runs older than the goals)."""
+        R, A = self.res, self.all_res
+        nm = "not measured"
+        rows = []
+
+        def add(goal, shim, native, ok):
+            rows.append([goal, shim, native, "—" if ok is None else met(ok)])
+
+        # 1. The map round trip with WaitAny against wgpu-native's fastest strategy (its spin), in the same run,
+        # with every thread of the process counted during the waits.
+        g = lambda f, lib, st: get(R, f, library=lib, scenario="map_roundtrip", strategy=st)
+        wa, nspin, npoll = g("median_us", SHIM, "waitany"), g("median_us", NATIVE, "spin"), g("median_us", NATIVE, "poll")
+        pc, npc = g("process_cpu_over_wall", SHIM, "waitany"), g("process_cpu_over_wall", NATIVE, "spin")
+        r = ratio(wa, nspin)
+        add(f"1. {fmt_bytes(self.rt_bytes)} map round trip with WaitAny ≤ 1.0× wgpu-native's spin (ProcessEvents in "
+            "a loop, its fastest), process CPU/wall during the waits ≤ 0.35",
+            nm if wa is None else f"{fmt(wa, ' µs')}" + (f" = {r:.3f}×" if r is not None else "")
+            + f"; process CPU/wall {fmt(pc) if pc is not None else nm}",
+            nm if nspin is None else f"spin {fmt(nspin, ' µs')} (process CPU/wall {fmt(npc) if npc is not None else nm}); "
+            f"poll {fmt(npoll, ' µs')}",
+            r <= 1.0 and pc <= 0.35 if None not in (r, pc) else None)
+
+        # 2. Wake-up after a long job: the callback's lateness against the same library's spin on the same job, and
+        # every thread's CPU from the submit to the end of the wait.
+        def wake(lib, st, ms):
+            x = one(A, library=lib, scenario="wakeup_latency", strategy=st, job_ms=ms)
+            if x is None:
+                return None, None, None
+            return x.get("median_us"), x.get("process_cpu_wall_median"), x.get("thread_cpu_wall_median")
+
+        def wake_cell(w, p, t, what):
+            if w is None:
+                return nm
+            return (f"{fmt(w, ' µs')} after {what}; CPU/wall "
+                    + (f"{fmt(p)} (waiting thread {fmt(t)})" if p is not None else nm))
+
+        for st in ("waitany", "poll", "spontaneous"):
+            for ms in (10, 100):
+                w, p, t = wake(SHIM, st, ms)
+                nw, np_, nt = wake(NATIVE, "poll", ms)
+                add(f"2. Wake-up after a {ms} ms job ({st}) ≤ 10 µs after the spin, process CPU/wall ≤ 0.02",
+                    wake_cell(w, p, t, "its spin"), "poll: " + wake_cell(nw, np_, nt, "its spin"),
+                    w <= 10 and p <= 0.02 if None not in (w, p) else None)
+
+        # 3. Spontaneous round trip against WaitAny's (wgpu-native has no spontaneous callbacks).
+        sp = g("median_us", SHIM, "spontaneous")
+        r = ratio(sp, wa)
+        add("3. Spontaneous map round trip ≤ 1.15× WaitAny's",
+            nm if sp is None or wa is None else f"{fmt(sp, ' µs')} = {fmt(r, '×')} of {fmt(wa, ' µs')}",
+            "— (no spontaneous callbacks)", r <= 1.15 if r is not None else None)
+
+        # 4. Every call at most wgpu-native's (api_overhead, best round median), and instructions per call.
+        for variant, name in API_VARIANTS:
+            sv, nv = self.api_best(SHIM, variant), self.api_best(NATIVE, variant)
+            r = ratio(sv, nv)
+            add(f"4. {name} ≤ 1.0× wgpu-native (ns per call, best round median)",
+                nm if sv is None else f"{fmt(sv, ' ns')}" + (f" = {r:.3f}×" if r is not None else ""),
+                nm if nv is None else fmt(nv, " ns"), r <= 1.0 if r is not None else None)
+        cg = (self.callgrind or {}).get("libraries") or {}
+        cs, cn = (cg.get(lib, {}).get("functions") or {} for lib in (SHIM, NATIVE))
+        both = [f for f in CALLGRIND_FUNCTIONS if (cs.get(f) or {}).get("ir_per_call") is not None
+                and (cn.get(f) or {}).get("ir_per_call") is not None]
+        fewer = [f for f in both if cs[f]["ir_per_call"] <= cn[f]["ir_per_call"]]
+        add("4. … instructions per call ≤ wgpu-native's (callgrind on lavapipe; [table](#instructions-per-call-callgrind-lavapipe))",
+            f"{len(fewer)} of {len(both)} functions at most wgpu-native's"
+            + (f" (more: {', '.join(f'`{f}`' for f in both if f not in fewer)})" if len(fewer) < len(both) else "")
+            if both else nm,
+            f"{len(cn)} functions measured" if cn else nm,
+            len(fewer) == len(both) if both else None)
+
+        # 5. Kept: futures throughput (each library's fastest strategy) and readback.
+        for count in (10000, 100000):
+            shim_rs = find(R, library=SHIM, scenario="futures_throughput", count=count)
+            nat_rs = find(R, library=NATIVE, scenario="futures_throughput", count=count)
+            sb = max(shim_rs, key=lambda x: rate(x) or 0) if shim_rs else None
+            nb = max(nat_rs, key=lambda x: rate(x) or 0) if nat_rs else None
+            r = ratio(rate(sb) if sb else None, rate(nb) if nb else None)
+            add(f"5. Futures throughput, {count:,} work-done futures ≥ 1.5× wgpu-native's (fastest strategy of each)",
+                nm if sb is None else f"{fmt(rate(sb), ' /s')} ({sb['strategy']})" + (f" = {fmt(r, '×')}" if r else ""),
+                nm if nb is None else f"{fmt(rate(nb), ' /s')} ({nb['strategy']})",
+                r >= 1.5 if r is not None else None)
+        sizes = sorted({x["bytes"] for x in find(R, scenario="readback_bandwidth") if "bytes" in x})
+        big = sizes[-1] if sizes else None
+        rb = lambda lib, variant: get(R, "throughput", library=lib, scenario="readback_bandwidth", variant=variant,
+                                      bytes=big) if big else None
+        mem, cr, rd = rb(SHIM, "memcpy"), rb(SHIM, "const_range_memcpy"), rb(SHIM, "read_mapped_range")
+        nmem, ncr = rb(NATIVE, "memcpy"), rb(NATIVE, "const_range_memcpy")
+        r1, r2 = ratio(cr, mem), ratio(rd, mem)
+        add(f"5. Readback ({fmt_bytes(big) if big else 'largest size'}) ≥ 95 % of memcpy",
+            nm if r1 is None else f"GetConstMappedRange+memcpy {fmt_pct(r1)}, ReadMappedRange {fmt_pct(r2)} "
+            f"(memcpy {fmt(mem, ' GB/s')})",
+            nm if ncr is None else f"GetConstMappedRange+memcpy {fmt_pct(ratio(ncr, nmem))}",
+            min(r1, r2 if r2 is not None else r1) >= 0.95 if r1 is not None else None)
+        return table(["Goal", "wgpu-shim", "wgpu-native", "Met"], rows)
+
     # ---- detail tables ----------------------------------------------------------
     def map_table(self):
         rows = []
@@ -386,22 +506,27 @@ class Section:
                       "other threads, CPU/wall each (/proc schedstat)"], rows)
 
     def wake_table(self):
+        """Every job length (10 ms first), each against the same job's spin; the cross-library columns compare
+        the same job length."""
         rows = []
-        nat_spin_cb = get(self.res, "callback_after_submit_median_us", library=NATIVE, scenario="wakeup_latency",
-                          strategy="spin")
-        nat_poll_cb = get(self.res, "callback_after_submit_median_us", library=NATIVE, scenario="wakeup_latency",
-                          strategy="poll")
-        for r in self.sorted_by_lib(find(self.res, scenario="wakeup_latency")):
-            cb = r.get("callback_after_submit_median_us")
-            cross = None if cb is None or nat_spin_cb is None else cb - nat_spin_cb
-            crossp = None if cb is None or nat_poll_cb is None else cb - nat_poll_cb
-            rows.append([r["library"], r["strategy"], fmt(r.get("median_us")), fmt(r.get("p99_us")),
-                         fmt(cross), fmt(crossp), fmt(cb), fmt(r.get("callback_after_submit_p99_us")),
-                         fmt(r.get("wake_minus_spin_median_us")), fmt(r.get("submit_call_median_us")),
-                         r.get("callbacks")])
-        return table(["library", "strategy", "callback − same-library spin, median µs", "p99 µs",
+        recs = find(self.all_res, scenario="wakeup_latency")
+        lengths = sorted({r.get("job_ms") for r in recs}, key=lambda x: (x is None, x or 0))
+        for ms in lengths:
+            nat_spin_cb = get(recs, "callback_after_submit_median_us", library=NATIVE, strategy="spin", job_ms=ms)
+            nat_poll_cb = get(recs, "callback_after_submit_median_us", library=NATIVE, strategy="poll", job_ms=ms)
+            for r in self.sorted_by_lib(find(recs, job_ms=ms)):
+                cb = r.get("callback_after_submit_median_us")
+                cross = None if cb is None or nat_spin_cb is None else cb - nat_spin_cb
+                crossp = None if cb is None or nat_poll_cb is None else cb - nat_poll_cb
+                rows.append([r["library"], r["strategy"], fmt(ms, " ms"), fmt(r.get("median_us")), fmt(r.get("p99_us")),
+                             fmt(cross), fmt(crossp), fmt(cb), fmt(r.get("callback_after_submit_p99_us")),
+                             fmt(r.get("wake_minus_spin_median_us")), fmt(r.get("submit_call_median_us")),
+                             fmt(r.get("process_cpu_wall_median")), fmt(r.get("thread_cpu_wall_median")),
+                             r.get("callbacks")])
+        return table(["library", "strategy", "job", "callback − same-library spin, median µs", "p99 µs",
                       "− wgpu-native spin µs", "− wgpu-native poll µs", "submit → callback median µs", "p99 µs",
-                      "thread awake − spin µs", "submit call µs", "callbacks"], rows)
+                      "thread awake − spin µs", "submit call µs", "process CPU/wall, submit → wake",
+                      "waiting thread CPU/wall, submit → wake", "callbacks"], rows)
 
     def futures_table(self, scenario):
         rows = []
@@ -447,9 +572,14 @@ class Section:
         rows = []
         for r in self.sorted_by_lib(find(self.res, scenario="api_overhead")):
             best = r.get("best_round_median_us")
+            # The mean of a loop of back-to-back calls; the calls that need a wait between them (map, unmap,
+            # get range) have the mean of their per-call times instead.
+            mean = r.get("mean_ns_per_op_batch")
+            if mean is None and r.get("mean_us") is not None:
+                mean = r["mean_us"] * 1e3
             rows.append([r.get("variant"), r["library"], fmt(best * 1e3 if best is not None else None),
                          fmt(r.get("ns_per_op")), fmt(r.get("p99_us", 0) * 1e3),
-                         fmt(r.get("mean_ns_per_op_batch")), fmt(r.get("drain_us")),
+                         fmt(mean), fmt(r.get("drain_us")),
                          rounds_us(r.get("round_median_us"))])
         for r in self.d.get("core_floor") or []:
             rows.append([r.get("variant"), "wgpu-core 30 alone (`core_floor`)", fmt(r.get("best_round_median_ns")),
@@ -466,10 +596,18 @@ class Section:
                 notes.append(f"`{variant}`: wgpu-shim's C layer adds {fmt(s - floor, ' ns')} ({fmt_pct(s / floor - 1)}) "
                              f"to the {fmt(floor, ' ns')} that wgpu-core 30 takes by itself"
                              + (f"; wgpu-native (built on an older wgpu-core) takes {fmt(n, ' ns')}." if n else "."))
-        out += ("\n\nEach round is one process doing 20,000 operations after a warm-up; the libraries take turns "
+        # Operations per round: the count of one record over its rounds (20,000 on a GPU, 5,000 on a CPU adapter).
+        per_round = next((r["n"] // r["rounds"] for r in find(self.res, scenario="api_overhead")
+                          if isinstance(r.get("n"), int) and r.get("rounds")), None)
+        out += (f"\n\nEach round is one process doing {per_round or 20000:,} operations of each kind after a warm-up; "
+                "the libraries take turns "
                 "(A B floor, A B floor, …). On a shared host some rounds run slower as a whole (the round medians "
                 "are bimodal for every library), so the targets are judged on each library's best round median: "
-                "the cost when nothing else disturbs it. Every round median is listed.")
+                "the cost when nothing else disturbs it. Every round median is listed. `map_async`, "
+                "`get_mapped_range` and `unmap` are the three calls of one cycle on an idle 4 KiB MAP_READ buffer "
+                "(MapAsync, the wait for its callback, untimed, GetConstMappedRange of the whole buffer, Unmap); "
+                "their mean is that of the per-call times. `write_buffer` writes 4 KiB into a COPY_DST buffer, with "
+                "an empty submit every 64 writes, untimed, which frees the staging memory.")
         if notes:
             out += ("\n\n`benches/core_floor.rs` makes the same wgpu-core calls as wgpu-shim with no C API, timed the "
                     "same way, in the same rounds: the floor under wgpu-shim's figures.\n\n"
@@ -583,6 +721,12 @@ class Section:
                self.targets(), "",
                "### The wait ladder's targets" + (" (issue 12)" if self.gpu else " on a CPU adapter (issue 16)"), "",
                self.ladder_targets(), "",
+               *(["### Issue 34's goals", "",
+                  "Issue 34 (\"Performance\"), computed from this run. Goal 2's wake-up is the callback's time "
+                  "after the same library's spin on the same job (median); its CPU/wall counts every thread of the "
+                  "process from the submit to the end of the wait (median over the jobs). Goal 4 compares each "
+                  "call's best round median (API overhead below).", "",
+                  self.issue34_goals(), ""] if self.gpu else []),
                "### Map round trip (QueueWriteBuffer → copy → submit → MapAsync → wait → read + verify → unmap, "
                f"{fmt_bytes(self.rt_bytes)})", "", self.map_table(), "",
                "### CPU while waiting for a long GPU job", "", self.cpu_table(), "",
@@ -592,7 +736,9 @@ class Section:
                "first. wgpu-shim's WaitAny sleeps in the driver on the device fence and polls on its own thread "
                "(on GPUs with the wake rung of the wait ladder; on lavapipe on the fence alone); its spontaneous "
                "callbacks come from the progress thread, which sleeps in the driver. The cross-library columns compare the same "
-               "calibrated job run in separate processes.", "",
+               "calibrated job run in separate processes. Jobs of 10 ms and, from issue 34 on, 100 ms (one row per "
+               "job length and strategy); the CPU/wall columns run from the submit to the end of the wait (medians "
+               "over the jobs; on lavapipe the job itself runs on the process's CPU threads).", "",
                self.wake_table(), "",
                "### Futures throughput (work-done futures registered after one submit)", "",
                self.futures_table("futures_throughput"), "",
@@ -769,6 +915,59 @@ def mapping_section(d: dict) -> str:
     return "\n".join(out)
 
 
+def callgrind_section(d: dict) -> str:
+    """Instructions per call of each exported function (benches/callgrind.sh), wgpu-shim beside wgpu-native."""
+    libs = d.get("libraries") or {}
+    fs, fn = (libs.get(x, {}).get("functions") or {} for x in (SHIM, NATIVE))
+    names = list(CALLGRIND_FUNCTIONS) + sorted((set(fs) | set(fn)) - set(CALLGRIND_FUNCTIONS))
+
+    def cell(x):
+        if not x or x.get("ir_per_call") is None:
+            return "–"
+        calls = x.get("calls")
+        if not isinstance(calls, int):
+            return f"{x['ir_per_call']:,.0f}"
+        return f"{x['ir_per_call']:,.0f} ({calls:,} call{'' if calls == 1 else 's'})"
+
+    rows = []
+    for f in names:
+        a, b = fs.get(f), fn.get(f)
+        if not a and not b:
+            continue
+        r = ratio((a or {}).get("ir_per_call"), (b or {}).get("ir_per_call"))
+        compared = f in CALLGRIND_FUNCTIONS
+        rows.append([f"`{f}`" + ("" if compared else " (for reference)"), cell(a), cell(b),
+                     f"{r:.2f}×" if r is not None else "–",
+                     met(r <= 1.0) if compared and r is not None else "—"])
+    about = []
+    for lib in (SHIM, NATIVE):
+        x = libs.get(lib)
+        if not x:
+            about.append(f"- {lib}: not measured.")
+            continue
+        about.append(f"- {lib}: `{Path(x.get('lib_path', '?')).name}`"
+                     + (f" v{x['version']}" if x.get("version") and lib == NATIVE else "")
+                     + (f", {x['source']}" if x.get("source") else "")
+                     + f"; bench at commit {str(x.get('commit') or '?')[:10]}, {x.get('iterations')} operations of "
+                     f"each kind after {x.get('warmup')} untimed ones, {x.get('created')}; "
+                     f"{x.get('total_ir', 0):,} instructions collected in all.")
+    return "\n".join([
+        "## Instructions per call (callgrind, lavapipe)", "",
+        "`benches/callgrind.sh` runs `bench --scenario api_overhead` under `valgrind --tool=callgrind` on lavapipe "
+        "(`LP_NUM_THREADS=1`), collecting only inside the scenario (`--toggle-collect=scenario_api_overhead`: "
+        "setup and teardown are left out), and divides each exported function's inclusive instruction count "
+        "(the function and everything it calls on the calling thread, from `callgrind_annotate --inclusive=yes`) "
+        "by its calls (the timed operations, their untimed warm-up, and the few calls of the scenario's own "
+        "setup and checks, e.g. three more buffers). Instruction counts do not depend on the host's load, so they compare the libraries' work "
+        "per call where the timings above are noisy; cache misses and waits are not in them. The waits "
+        "(`wgpuInstanceWaitAny` on wgpu-shim, `wgpuDevicePoll` on wgpu-native) do different things and are listed "
+        "for reference only.", "",
+        *about, "",
+        table(["function", "wgpu-shim instructions/call", "wgpu-native instructions/call", "wgpu-shim ÷ wgpu-native",
+               "≤ wgpu-native"], rows), "",
+    ])
+
+
 def fmt_bytes(n):
     if n is None:
         return "–"
@@ -916,13 +1115,15 @@ METHOD = """\
   after a switch, are not counted); the waiting thread's CPU time
   (`CLOCK_THREAD_CPUTIME_ID`) over wall time during the waits. `wait_cpu_cost`: a compute job calibrated to
   ~100 ms, then its work-done future; CPU/wall of the waiting thread, of the process, and per thread (from
-  `/proc/self/task/*/schedstat`). `wakeup_latency`: ~10 ms jobs, identical for every strategy of a round, spin
-  first; callback start time minus the spin's. `futures_throughput` and `scaling`: N work-done futures after one
+  `/proc/self/task/*/schedstat`). `wakeup_latency`: 10 ms and 100 ms jobs (`--wake-ms`), identical for every
+  strategy of a round, spin first; callback start time minus the spin's, and the CPU/wall of the process and of
+  the waiting thread from the submit to the end of the wait. `futures_throughput` and `scaling`: N work-done futures after one
   (empty) submit; callbacks per second from the first registration to the last callback. `readback_bandwidth`:
   a MAP_READ buffer mapped once, then `GetConstMappedRange` + `memcpy` and `ReadMappedRange` into application
   memory, against a plain `memcpy` of the same size (4 KiB → 1 GiB, ×4; 256 MiB on lavapipe).
-  `api_overhead`: create + release a 256-byte buffer; encode + finish + submit an empty command buffer; medians
-  of per-operation times, 20,000 operations per round, 15 rounds on the GPU; the targets use each library's
+  `api_overhead`: create + release a 256-byte buffer; encode + finish + submit an empty command buffer;
+  MapAsync, GetConstMappedRange and Unmap of an idle 4 KiB MAP_READ buffer (the wait for the map, untimed, between
+  them); QueueWriteBuffer of 4 KiB; medians of per-operation times, 20,000 operations per round, 15 rounds on the GPU; the targets use each library's
   best round median (on a shared host whole rounds run slower; every round median is listed).
   `benches/core_floor.rs` makes the same wgpu-core calls with no C API, in the same rounds: the floor under
   wgpu-shim's figures.
@@ -1101,8 +1302,12 @@ def main() -> int:
     wine = None
     gl = None
     mappings = []
+    callgrind = None
     for f in files:
         d = json.loads(Path(f).read_text())
+        if d.get("platform") == "callgrind":
+            callgrind = d
+            continue
         if d.get("platform") == "windows-wine":
             wine = d
             continue
@@ -1120,7 +1325,7 @@ def main() -> int:
         return 1
 
     # GPU results first: they are the ones whose absolute figures count.
-    sections = [Section(d) for d in datas]
+    sections = [Section(d, callgrind) for d in datas]
     sections.sort(key=lambda s: (not s.gpu, s.label))
     primary = sections[0]
     chart_ok = chart(primary.d, Path(args.chart))
@@ -1149,6 +1354,8 @@ def main() -> int:
         + (", [OpenGL on the NVIDIA H100](#opengl-on-the-nvidia-h100)" if gl else "")
         + "".join(f", [Mapped ranges that never go stale: {m['label']}](#mapped-ranges-that-never-go-stale-{m['label']})"
                   for m in mappings)
+        + (", [Instructions per call (callgrind, lavapipe)](#instructions-per-call-callgrind-lavapipe)"
+           if callgrind else "")
         + ".",
         "",
     ]
@@ -1165,6 +1372,8 @@ def main() -> int:
         lines.append(gl_section(gl))
     for m in sorted(mappings, key=lambda m: m["label"]):
         lines.append(mapping_section(m))
+    if callgrind:
+        lines.append(callgrind_section(callgrind))
     lines.append(GAPS)
     Path(args.out).write_text("\n".join(lines).rstrip() + "\n")
     print(f"report.py: wrote {args.out}" + (f" and {args.chart}" if chart_ok else ""), file=sys.stderr)

@@ -50,7 +50,10 @@ SCENARIOS = [
     "scaling",
 ]
 # Fields that identify one result (everything else is a measured figure).
-KEY_FIELDS = ("library", "scenario", "strategy", "variant", "count", "bytes")
+KEY_FIELDS = ("library", "scenario", "strategy", "variant", "count", "bytes", "job_ms")
+# job_ms identifies a result only where it is the job length asked for (wakeup_latency: one record per --wake-ms
+# length and strategy); wait_cpu_cost's job_ms is the measured wall time of its waits, a figure like any other.
+JOB_MS_KEY_SCENARIOS = {"wakeup_latency"}
 TEXT_FIELDS = {"library", "scenario", "strategy", "variant", "throughput_unit", "skipped", "error"}
 
 
@@ -258,15 +261,21 @@ def calibrate(runner: Runner, lib: Path, quick: bool) -> int | None:
     return int(statistics.median(units)) if units else None
 
 
+def result_key(r: dict) -> tuple:
+    """The values of KEY_FIELDS that identify `r` (None where a field is absent or, for job_ms, a figure)."""
+    return tuple(None if k == "job_ms" and r.get("scenario") not in JOB_MS_KEY_SCENARIOS else r.get(k)
+                 for k in KEY_FIELDS)
+
+
 def merge(records: list[dict]) -> list[dict]:
     """One record per result key: the median of each figure over rounds."""
     groups: dict[tuple, list[dict]] = {}
     for r in records:
-        key = tuple(r.get(k) for k in KEY_FIELDS)
-        groups.setdefault(key, []).append(r)
+        groups.setdefault(result_key(r), []).append(r)
     merged = []
     for key, rs in groups.items():
         m: dict = {k: v for k, v in zip(KEY_FIELDS, key) if v is not None}
+        keyed = set(m)
         m["rounds"] = len(rs)
         fields = []
         for r in rs:
@@ -274,7 +283,7 @@ def merge(records: list[dict]) -> list[dict]:
                 if k not in fields:
                     fields.append(k)
         for k in fields:
-            if k in KEY_FIELDS or k == "round":
+            if k in keyed or k == "round":
                 continue
             vals = [r[k] for r in rs if k in r]
             if k in TEXT_FIELDS or all(isinstance(v, str) for v in vals):
@@ -303,7 +312,8 @@ def merge(records: list[dict]) -> list[dict]:
         merged.append(m)
     order = {s: i for i, s in enumerate(["calibrate"] + SCENARIOS)}
     merged.sort(key=lambda m: (order.get(m.get("scenario"), 99), m.get("variant") or "", m.get("bytes") or 0,
-                               m.get("count") or 0, m.get("strategy") or "", m.get("library") or ""))
+                               m.get("count") or 0, m.get("job_ms") if m.get("scenario") in JOB_MS_KEY_SCENARIOS
+                               else 0, m.get("strategy") or "", m.get("library") or ""))
     return merged
 
 
