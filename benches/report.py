@@ -400,7 +400,7 @@ class Section:
             r <= 1.0 and pc <= 0.35 if None not in (r, pc) else None)
 
         # 2. Wake-up after a long job: the callback's lateness against the same library's spin on the same job, and
-        # every thread's CPU from the submit to the end of the wait.
+        # every thread's CPU during the wait (after the submit call returned).
         def wake(lib, st, ms):
             x = one(A, library=lib, scenario="wakeup_latency", strategy=st, job_ms=ms)
             if x is None:
@@ -724,7 +724,7 @@ class Section:
                *(["### Issue 34's goals", "",
                   "Issue 34 (\"Performance\"), computed from this run. Goal 2's wake-up is the callback's time "
                   "after the same library's spin on the same job (median); its CPU/wall counts every thread of the "
-                  "process from the submit to the end of the wait (median over the jobs). Goal 4 compares each "
+                  "process during the wait, from after the submit call to the wake-up (median over the jobs). Goal 4 compares each "
                   "call's best round median (API overhead below).", "",
                   self.issue34_goals(), ""] if self.gpu else []),
                "### Map round trip (QueueWriteBuffer → copy → submit → MapAsync → wait → read + verify → unmap, "
@@ -737,7 +737,7 @@ class Section:
                "(on GPUs with the wake rung of the wait ladder; on lavapipe on the fence alone); its spontaneous "
                "callbacks come from the progress thread, which sleeps in the driver. The cross-library columns compare the same "
                "calibrated job run in separate processes. Jobs of 10 ms and, from issue 34 on, 100 ms (one row per "
-               "job length and strategy); the CPU/wall columns run from the submit to the end of the wait (medians "
+               "job length and strategy); the CPU/wall columns cover the wait, from after the submit call to the wake-up (medians "
                "over the jobs; on lavapipe the job itself runs on the process's CPU threads).", "",
                self.wake_table(), "",
                "### Futures throughput (work-done futures registered after one submit)", "",
@@ -1117,7 +1117,7 @@ METHOD = """\
   ~100 ms, then its work-done future; CPU/wall of the waiting thread, of the process, and per thread (from
   `/proc/self/task/*/schedstat`). `wakeup_latency`: 10 ms and 100 ms jobs (`--wake-ms`), identical for every
   strategy of a round, spin first; callback start time minus the spin's, and the CPU/wall of the process and of
-  the waiting thread from the submit to the end of the wait. `futures_throughput` and `scaling`: N work-done futures after one
+  the waiting thread during the wait, from after the submit call to the wake-up. `futures_throughput` and `scaling`: N work-done futures after one
   (empty) submit; callbacks per second from the first registration to the last callback. `readback_bandwidth`:
   a MAP_READ buffer mapped once, then `GetConstMappedRange` + `memcpy` and `ReadMappedRange` into application
   memory, against a plain `memcpy` of the same size (4 KiB → 1 GiB, ×4; 256 MiB on lavapipe).

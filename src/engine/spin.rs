@@ -15,11 +15,17 @@
 //!
 //! The second rung is for long waits of regular length (a frame loop, a
 //! job run again and again): the thread sleeps in the driver until a little
-//! before the recent waits' average (`LEAD_CAPS` caps before), then spins
-//! out the end for at most the lead and one cap ([`Spin::wake_rung`]). The
-//! GPU finishing earlier wakes it from the driver as before; finishing later
-//! costs that spin, then a driver sleep. It costs a few hundred microseconds
-//! of CPU per long wait and turns the driver's wake-up delay into a spin's.
+//! before the end the recent long waits predict (`LEAD_CAPS` caps before),
+//! then spins out the end for at most the lead and one cap
+//! ([`Spin::wake_rung`]). The GPU finishing earlier wakes it from the driver
+//! as before; finishing later costs that spin, then a driver sleep. It
+//! costs a few hundred microseconds of CPU per long wait and turns the
+//! driver's wake-up delay into a spin's. The prediction is the last long
+//! wait, averaged with the ones before while they stay within a quarter of
+//! each other: only waits longer than twice the cap feed it, so the short
+//! waits an application makes between its long jobs (a readback of the
+//! result) do not pull it down, and a job of a new length is followed at
+//! its first wait.
 //!
 //! Before the first rung's spin, a wait that is expected to be short naps
 //! (Linux): the thread sleeps on a precise timer (`clock_nanosleep`, with
@@ -29,9 +35,12 @@
 //! The prediction learns from the waits a spin saw end (an average, a
 //! quarter weight for the newest), and shrinks by an eighth whenever the
 //! GPU was already done when a nap ended (how much earlier is unknown), so
-//! a nap that oversleeps does not teach itself to sleep longer. The nap
-//! ends `WGPU_SHIM_NAP_US` before the predicted end (default
-//! [`DEFAULT_NAP_LEAD_NS`]; `off` spins the whole wait as before).
+//! a nap that oversleeps does not teach itself to sleep longer. Napping is
+//! off unless `WGPU_SHIM_NAP_US` sets the lead (how long before the
+//! predicted end the nap ends): on the machine it was measured on (a
+//! virtual machine with an NVIDIA H100), a nap woke about 5 µs late and cost
+//! about 5 µs of CPU, so within waits of about 25 µs it cut the CPU but
+//! lengthened the round trip (docs/DECISIONS.md).
 //!
 //! The cap comes from `WGPU_SHIM_SPIN_US` (microseconds; 0 turns spinning
 //! off), else from `wgpuShimInstanceSetSpinWait` on the device's instance,
@@ -46,9 +55,6 @@ use std::time::{Duration, Instant};
 /// from its driver sleep to spin the end out, in caps (the wake rung).
 const LEAD_CAPS: u64 = 3;
 
-/// How long before a short wait's predicted end its nap ends, by default:
-/// the timer's own lateness and the spread of the waits fit in it.
-pub(crate) const DEFAULT_NAP_LEAD_NS: u64 = 8_000;
 /// The shortest nap worth a sleep (a wake-up costs a few microseconds).
 const MIN_NAP_NS: u64 = 4_000;
 
@@ -75,7 +81,8 @@ fn env_cap_ns() -> u64 {
 }
 
 /// `WGPU_SHIM_NAP_US`, read once: the nap's lead in nanoseconds, `None`
-/// when napping is off (`off`, or a platform without a precise timer).
+/// when napping is off (unset, `off`, or a platform without a precise
+/// timer).
 fn nap_lead_ns() -> Option<u64> {
     static LEAD: OnceLock<Option<u64>> = OnceLock::new();
     *LEAD.get_or_init(|| {
@@ -83,13 +90,13 @@ fn nap_lead_ns() -> Option<u64> {
             return None;
         }
         match std::env::var("WGPU_SHIM_NAP_US") {
-            Err(_) => Some(DEFAULT_NAP_LEAD_NS),
+            Err(_) => None,
             Ok(v) if v.trim() == "off" => None,
             Ok(v) => match v.trim().parse::<u64>() {
                 Ok(us) => Some(us.saturating_mul(1000).min(MAX_CAP_NS)),
                 Err(_) => {
-                    log::warn!(target: "wgpu_shim", "WGPU_SHIM_NAP_US={v:?} is neither `off` nor a number of microseconds: ignored");
-                    Some(DEFAULT_NAP_LEAD_NS)
+                    log::warn!(target: "wgpu_shim", "WGPU_SHIM_NAP_US={v:?} is neither `off` nor a number of microseconds: napping stays off");
+                    None
                 }
             },
         }
@@ -105,6 +112,9 @@ pub(crate) struct Spin {
     instance_cap_ns: std::sync::Arc<AtomicU64>,
     /// The recent waits' average, in nanoseconds.
     recent_ns: AtomicU64,
+    /// The predicted length of a long wait (0: none seen yet), which the
+    /// wake rung sleeps through less its lead.
+    long_ns: AtomicU64,
     /// The predicted length of a short wait (0: none learned yet), which
     /// the nap sleeps through less its lead.
     short_ns: AtomicU64,
@@ -118,6 +128,7 @@ impl Spin {
             default_cap_ns: if cpu_adapter { 0 } else { DEFAULT_GPU_CAP_NS },
             instance_cap_ns,
             recent_ns: AtomicU64::new(0),
+            long_ns: AtomicU64::new(0),
             short_ns: AtomicU64::new(0),
         }
     }
@@ -150,12 +161,12 @@ impl Spin {
     /// covers them) or too short to sleep through part of.
     pub(crate) fn wake_rung(&self) -> Option<(u64, u64)> {
         let cap = self.cap_ns();
-        let recent = self.recent_ns.load(Ordering::Relaxed);
+        let long = self.long_ns.load(Ordering::Relaxed);
         let lead = LEAD_CAPS * cap;
-        if cap == 0 || recent <= 2 * lead {
+        if cap == 0 || long <= 2 * lead {
             return None;
         }
-        Some((recent - lead, lead + cap))
+        Some((long - lead, lead + cap))
     }
 
     /// Records how long a wait for the fence took, spin and sleep together.
@@ -164,18 +175,30 @@ impl Spin {
         let old = self.recent_ns.load(Ordering::Relaxed);
         let new = old - old / 4 + ns / 4;
         self.recent_ns.store(new, Ordering::Relaxed);
+        if ns > 2 * self.cap_ns() {
+            // A long wait: the wake rung's prediction follows it, at once
+            // when it differs from the prediction by more than a quarter.
+            let old = self.long_ns.load(Ordering::Relaxed);
+            let new = if ns.abs_diff(old) > old / 4 { ns } else { old - old / 4 + ns / 4 };
+            self.long_ns.store(new, Ordering::Relaxed);
+        }
     }
 
     /// The first rung: a nap where the recent short waits predict one
     /// (see the module documentation), then a spin until `done` holds or
     /// the budget has passed since the call. Returns whether `done` held.
-    pub(crate) fn short(&self, mut done: impl FnMut() -> bool) -> bool {
+    pub(crate) fn short(&self, done: impl FnMut() -> bool) -> bool {
+        self.short_with(nap_lead_ns(), done)
+    }
+
+    /// [`Spin::short`] with the nap's lead given (`None`: no nap).
+    fn short_with(&self, lead: Option<u64>, mut done: impl FnMut() -> bool) -> bool {
         let budget = self.budget_ns();
         if budget == 0 {
             return false;
         }
         let start = Instant::now();
-        if let Some(nap) = self.nap_ns(budget) {
+        if let Some(nap) = self.nap_ns(budget, lead) {
             if done() {
                 return true;
             }
@@ -198,8 +221,8 @@ impl Spin {
     }
 
     /// How long the next short wait naps, if at all.
-    fn nap_ns(&self, budget: u64) -> Option<u64> {
-        let lead = nap_lead_ns()?;
+    fn nap_ns(&self, budget: u64, lead: Option<u64>) -> Option<u64> {
+        let lead = lead?;
         let predicted = self.short_ns.load(Ordering::Relaxed);
         if predicted > budget {
             return None;
@@ -322,6 +345,27 @@ mod tests {
     }
 
     #[test]
+    fn short_waits_between_long_ones_leave_the_wake_rung_alone() {
+        if env_cap_ns() != UNSET {
+            return;
+        }
+        let spin = spin(false, UNSET);
+        let lead = LEAD_CAPS * DEFAULT_GPU_CAP_NS;
+        // A 10 ms job, then a short readback, again and again.
+        for _ in 0..8 {
+            spin.note(Duration::from_millis(10));
+            spin.note(Duration::from_micros(30));
+        }
+        assert_eq!(spin.wake_rung(), Some((10_000_000 - lead, lead + DEFAULT_GPU_CAP_NS)));
+        // A job of a new length is followed at its first wait.
+        spin.note(Duration::from_millis(100));
+        assert_eq!(spin.wake_rung().map(|(early, _)| early), Some(100_000_000 - lead));
+        // Small changes are averaged.
+        spin.note(Duration::from_millis(104));
+        assert_eq!(spin.wake_rung().map(|(early, _)| early), Some(101_000_000 - lead));
+    }
+
+    #[test]
     fn caps_and_the_cpu_default() {
         if env_cap_ns() != UNSET {
             return;
@@ -334,13 +378,16 @@ mod tests {
 
     #[test]
     fn the_nap_learns_from_spins_and_shrinks_when_it_oversleeps() {
-        if env_cap_ns() != UNSET || nap_lead_ns() != Some(DEFAULT_NAP_LEAD_NS) {
-            return; // the environment changes the rung; the rest assumes the defaults
+        assert!(std::env::var_os("WGPU_SHIM_NAP_US").is_some() || nap_lead_ns().is_none(), "napping is off by default");
+        if env_cap_ns() != UNSET {
+            return; // the environment changes the cap; the rest assumes the default
         }
+        let lead = 8_000;
+        let nap = |s: &Spin| s.nap_ns(s.budget_ns(), Some(lead));
         let s = spin(false, UNSET);
-        assert_eq!(s.nap_ns(s.budget_ns()), None, "nothing learned: no nap");
+        assert_eq!(nap(&s), None, "nothing learned: no nap");
         let mut n = 0;
-        assert!(s.short(|| {
+        assert!(s.short_with(Some(lead), || {
             n += 1;
             n == 50
         }));
@@ -348,23 +395,23 @@ mod tests {
         // A prediction longer than the budget, or too short to sleep through
         // part of, gives no nap.
         s.short_ns.store(DEFAULT_GPU_CAP_NS + 1, Ordering::Relaxed);
-        assert_eq!(s.nap_ns(s.budget_ns()), None);
-        s.short_ns.store(DEFAULT_NAP_LEAD_NS + MIN_NAP_NS - 1, Ordering::Relaxed);
-        assert_eq!(s.nap_ns(s.budget_ns()), None);
-        s.short_ns.store(30_000, Ordering::Relaxed);
-        assert_eq!(s.nap_ns(s.budget_ns()), Some(30_000 - DEFAULT_NAP_LEAD_NS));
+        assert_eq!(nap(&s), None);
+        s.short_ns.store(lead + MIN_NAP_NS - 1, Ordering::Relaxed);
+        assert_eq!(nap(&s), None);
+        let predicted = lead + 30_000;
+        s.short_ns.store(predicted, Ordering::Relaxed);
+        assert_eq!(nap(&s), Some(30_000));
         // Not done before the nap, done after it: the prediction shrinks by
         // an eighth, whatever the nap's real length was.
         let mut checks = 0;
-        assert!(s.short(|| {
+        assert!(s.short_with(Some(lead), || {
             checks += 1;
             checks == 2
         }));
         assert_eq!(checks, 2, "one check before the nap, one after");
-        if cfg!(target_os = "linux") {
-            assert_eq!(s.short_ns.load(Ordering::Relaxed), 30_000 - 30_000 / 8);
-        }
-        assert!(!self::spin(false, 0).short(|| true), "a cap of 0: no rung at all");
+        assert_eq!(s.short_ns.load(Ordering::Relaxed), predicted - predicted / 8);
+        assert!(!self::spin(false, 0).short_with(Some(lead), || true), "a cap of 0: no rung at all");
+        assert_eq!(s.nap_ns(s.budget_ns(), None), None, "no lead: no nap");
     }
 
     #[test]
