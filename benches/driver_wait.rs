@@ -16,7 +16,12 @@
 //!   another thread signals after 2 / 10 ms, while the waiting thread is
 //!   already asleep: µs from that host signal to the wake-up (GPU queue hop
 //!   included); `late10_two_waiters` with a second thread blocked on the
-//!   same semaphore meanwhile (as wgpu-shim's progress thread may be).
+//!   same semaphore meanwhile (as wgpu-shim's progress thread may be);
+//! - `timed`: `wait1` and `wait_any2` on semaphores nobody signals, with a
+//!   timeout of 0.1, 1 or 5 ms, under the default 50 µs timer slack and
+//!   under 1 ns: how late the timeout ends the wait, and the waiting
+//!   thread's CPU ÷ wall meanwhile (wgpu-shim's wake rung sleeps in such a
+//!   timed wait until shortly before a long job's predicted end).
 //!
 //! ```text
 //! cargo run --release --example driver_wait [-- --iterations N]
@@ -290,7 +295,9 @@ fn run(gpu: &Gpu, iterations: usize) -> Result<(), String> {
         Some(_) => exportable(&gpu.device).map_err(|e| eprintln!("driver_wait: no sync_fd measurement: {e}")).ok(),
         None => None,
     };
-    let result = measure(gpu, iterations, sems, bin).and_then(|()| handoff(iterations));
+    let result = measure(gpu, iterations, sems, bin)
+        .and_then(|()| timed(&gpu.device, sems[1], sems[2]))
+        .and_then(|()| handoff(iterations));
     // SAFETY: idle device (waited for); objects destroyed once.
     unsafe {
         gpu.device.device_wait_idle().ok();
@@ -301,6 +308,49 @@ fn run(gpu: &Gpu, iterations: usize) -> Result<(), String> {
         gpu.instance.destroy_instance(None);
     }
     result
+}
+
+/// Timed waits that end by their timeout (`timed` in the module
+/// documentation): `idle` and `never` are timeline semaphores whose waited
+/// values are never reached.
+fn timed(device: &ash::Device, idle: vk::Semaphore, never: vk::Semaphore) -> Result<(), String> {
+    for slack_ns in [50_000u64, 1] {
+        // SAFETY: PR_SET_TIMERSLACK takes the slack by value and changes
+        // only this thread's timer slack.
+        unsafe { libc::prctl(libc::PR_SET_TIMERSLACK, slack_ns as libc::c_ulong, 0, 0, 0) };
+        for (how, timeout_us, rounds) in
+            [How::Wait1, How::WaitAny2].into_iter().flat_map(|h| [(h, 100u64, 200), (h, 1_000, 100), (h, 5_000, 20)])
+        {
+            let (mut late, mut cpu, mut wall) = (Vec::with_capacity(rounds), 0u64, 0u64);
+            for _ in 0..rounds {
+                let (s, v) = ([idle, never], [u64::MAX, u64::MAX]);
+                let n = if how == How::Wait1 { 1 } else { 2 };
+                let mut info = vk::SemaphoreWaitInfo::default().semaphores(&s[..n]).values(&v[..n]);
+                if how == How::WaitAny2 {
+                    info = info.flags(vk::SemaphoreWaitFlags::ANY);
+                }
+                let (t0, c0) = (Instant::now(), thread_cpu_ns());
+                // SAFETY: live timeline semaphores of `device`.
+                match unsafe { device.wait_semaphores(&info, timeout_us * 1000) } {
+                    Err(vk::Result::TIMEOUT) => {}
+                    other => return Err(format!("a timed wait on unsignalled semaphores returned {other:?}")),
+                }
+                let (dt, dc) = (t0.elapsed(), thread_cpu_ns() - c0);
+                late.push(dt.as_secs_f64() * 1e6 - timeout_us as f64);
+                cpu += dc;
+                wall += dt.as_nanos() as u64;
+            }
+            let (med, p99) = stats(late);
+            println!(
+                "{{\"scenario\":\"timed\",\"how\":\"{}\",\"slack_ns\":{slack_ns},\"timeout_us\":{timeout_us},\"late_median_us\":{med:.2},\"late_p99_us\":{p99:.2},\"cpu_over_wall\":{:.3}}}",
+                how.name(),
+                cpu as f64 / wall as f64
+            );
+        }
+    }
+    // SAFETY: as above; 0 restores the thread's default slack.
+    unsafe { libc::prctl(libc::PR_SET_TIMERSLACK, 0 as libc::c_ulong, 0, 0, 0) };
+    Ok(())
 }
 
 fn measure(

@@ -460,12 +460,16 @@ def run_driver_wait(args, env: dict, rounds: int) -> list[dict]:
         if recs is None:
             continue
         for rec in recs:
-            runs.setdefault((rec.get("scenario"), rec.get("how")), []).append(rec)
+            # `timed` records differ by timer slack and timeout as well.
+            key = (rec.get("scenario"), rec.get("how"), rec.get("slack_ns"), rec.get("timeout_us"))
+            runs.setdefault(key, []).append(rec)
         log(f"driver_wait round {r}: done")
     out = []
-    for (scenario, how), recs in runs.items():
+    for (scenario, how, slack_ns, timeout_us), recs in runs.items():
         merged = {"scenario": scenario, "how": how, "rounds": len(recs)}
-        for key in ("median_us", "p99_us", "cpu_over_wall"):
+        if timeout_us is not None:
+            merged.update(slack_ns=slack_ns, timeout_us=timeout_us)
+        for key in ("median_us", "p99_us", "cpu_over_wall", "late_median_us", "late_p99_us"):
             value = median_of(recs, key)
             if value is not None:
                 merged[key] = value

@@ -1,7 +1,9 @@
 //! Views in the default mode (`zero`); the `fault` mode is checked by the
 //! C tests (`mapping.stale_*`), which can set the environment first.
 
-use super::{os, shareable, Source, View, SMALL};
+#[cfg(target_os = "linux")]
+use super::shareable;
+use super::{os, Source, View, SMALL};
 
 fn read(p: *mut u8, len: usize) -> Vec<u8> {
     // SAFETY: the tests read views (live or retired) they own.
