@@ -4,8 +4,8 @@
  * when nothing is outstanding) and the busy case (futures registered with no
  * new work in between share one completion). Checked without timing: once a
  * work-done callback ran, a buffer written by the prior work must be mappable
- * at once (MapAsync on an idle buffer completes within the call, so WaitAny
- * with timeout 0 reports it), and hold the data written.
+ * at once (a map of an idle buffer needs no GPU progress: WaitAny with
+ * timeout 0 polls for it and reports it), and hold the data written.
  *   1. Busy: a spin job writes a buffer; several work-done futures follow it
  *      with nothing in between (one shared completion).
  *   2. Idle shortcut, then work: after everything finished, a write with no

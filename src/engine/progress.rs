@@ -110,6 +110,11 @@ pub(crate) struct Progress {
     /// The newest fence value some completed poll covered (read before the
     /// poll began): polling again for it would find nothing new.
     polled: AtomicU64,
+    /// wgpu-core holds work that its next poll completes without GPU
+    /// progress (the map of an idle buffer, a work-done callback with
+    /// nothing in flight), and no poll has begun since: the next wait or
+    /// poll on this device polls first ([`Progress::take_unpolled`]).
+    unpolled: AtomicBool,
     state: Mutex<State>,
     /// `State::wanted`, readable without the lock: a kick while the thread
     /// is already wanted (every spontaneous future joining a batch kicks)
@@ -171,6 +176,7 @@ impl Progress {
     ) -> Arc<Progress> {
         let progress = Arc::new(Progress {
             polled: AtomicU64::new(0),
+            unpolled: AtomicBool::new(false),
             state: Mutex::new(State {
                 pending: 0,
                 wanted: false,
@@ -319,6 +325,20 @@ impl Progress {
     }
 
     /// Whether queue operations are pending.
+    /// wgpu-core holds work that its next poll completes at once: the
+    /// next waiter or poll on this device polls for it (the call that
+    /// handed it over does not poll: as in wgpu-native, it only registers).
+    pub(crate) fn note_unpolled(&self) {
+        self.unpolled.store(true, Ordering::Release);
+    }
+
+    /// Whether work is waiting for a poll ([`Progress::note_unpolled`]);
+    /// clears the mark. Every poll of the device takes it before polling,
+    /// so work handed over during a poll is marked again for the next.
+    pub(crate) fn take_unpolled(&self) -> bool {
+        self.unpolled.load(Ordering::Acquire) && self.unpolled.swap(false, Ordering::AcqRel)
+    }
+
     pub(crate) fn busy(&self) -> bool {
         self.state.lock().pending > 0
     }
@@ -390,6 +410,7 @@ impl Progress {
             }
             // Completion closures run in here and only mark events ready.
             let seen = fence.map(DeviceFence::value);
+            self.take_unpolled();
             let polled = locks.poll(global, device_id);
             if let Err(err) = polled {
                 log::debug!(target: "wgpu_shim", "device poll: {err}");

@@ -211,7 +211,8 @@ impl Spin {
             }
         }
         let seen = Self::spin(budget.saturating_sub(elapsed_ns(start)), &mut done);
-        if seen {
+        // The prediction serves only the nap: without one, no clock read.
+        if seen && lead.is_some() {
             let t = elapsed_ns(start);
             let p = self.short_ns.load(Ordering::Relaxed);
             let new = if p == 0 { t } else { p - p / 4 + t / 4 };

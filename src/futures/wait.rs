@@ -90,6 +90,8 @@ struct Sleep {
     kicked: bool,
     /// A kick found no progress thread to poll: this thread polls.
     self_poll: bool,
+    /// A wait about to time out looked again after its kicks.
+    rescanned: bool,
 }
 
 /// (queue serial, its sleeper) once looked up; `None` inside when the
@@ -156,8 +158,15 @@ impl Registry {
         }
         let deadline =
             if timeout_ns == u64::MAX { None } else { Instant::now().checked_add(Duration::from_nanos(timeout_ns)) };
-        let mut sleep =
-            Sleep { deadline, me: ThreadKey::current(), direct: None, expired: false, kicked: false, self_poll: false };
+        let mut sleep = Sleep {
+            deadline,
+            me: ThreadKey::current(),
+            direct: None,
+            expired: false,
+            kicked: false,
+            self_poll: false,
+            rescanned: false,
+        };
         let mut inner = self.lock();
         check_sources(&inner, infos, timed, rules)?;
         loop {
@@ -172,10 +181,21 @@ impl Registry {
                 // complete in a later poll, and a poll must not leave the
                 // devices standing by (their progress threads may be).
                 if !scan.queues.is_empty() {
+                    let seen = inner.completions;
                     drop(inner);
                     scan.queues.iter().for_each(|&q| {
                         kick(q);
                     });
+                    if !any_complete && !sleep.rescanned {
+                        // A kick polls for work that needs no GPU progress
+                        // (an idle buffer's map): one more look when
+                        // anything completed meanwhile.
+                        sleep.rescanned = true;
+                        inner = self.lock();
+                        if inner.completions != seen {
+                            continue;
+                        }
+                    }
                 }
                 return Ok(if any_complete { WGPUWaitStatus::Success } else { WGPUWaitStatus::TimedOut });
             }

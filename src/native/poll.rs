@@ -68,6 +68,7 @@ pub unsafe extern "C" fn wgpuDevicePoll(
                 None => wait_for_all(&device),
             }
         }
+        device.progress.take_unpolled();
         let polled = device.locks.poll(device.global(), device.id);
         let empty = match polled {
             Ok(status) => status.is_queue_empty() as WGPUBool,

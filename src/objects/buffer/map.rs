@@ -398,7 +398,8 @@ pub(crate) unsafe fn map_async(
     state.phase = Phase::Pending { generation, write, offset, size: range_size, completer: Some(completer) };
     drop(state);
     device.progress.begin_op(device.wants_progress(cb_mode));
-    start_core_map(&buffer, generation, write, offset, range_size);
+    let spontaneous = cb_mode == crate::futures::Mode::AllowSpontaneous;
+    start_core_map(&buffer, generation, write, offset, range_size, spontaneous);
     Ok(future)
 }
 
@@ -486,9 +487,11 @@ fn check_map(
 }
 
 /// Hands a map that is now `Pending` to wgpu-core, whose callback completes
-/// it ([`Buffer::core_done`]); an idle buffer's map completes in the poll
-/// that follows at once.
-fn start_core_map(buffer: &Arc<Buffer>, generation: u64, write: bool, offset: u64, range_size: u64) {
+/// it ([`Buffer::core_done`]). An idle buffer's map completes at the next
+/// poll: with `spontaneous`, one made now; otherwise the one the
+/// application's wait or poll makes (`Progress::note_unpolled`), so that
+/// the call itself only registers the map, as wgpu-native's does.
+fn start_core_map(buffer: &Arc<Buffer>, generation: u64, write: bool, offset: u64, range_size: u64, spontaneous: bool) {
     let device = &buffer.device;
     let weak = Arc::downgrade(buffer);
     let progress = device.progress.clone();
@@ -510,8 +513,9 @@ fn start_core_map(buffer: &Arc<Buffer>, generation: u64, write: bool, offset: u6
         device.global().buffer_map_async(buffer.id, offset, Some(range_size), op)
     };
     match started {
-        // The buffer is idle: the map completes at the next poll, which is now.
-        Ok(0) => device.poll_now(),
+        // The buffer is idle: the map completes at the next poll.
+        Ok(0) if spontaneous => device.poll_now(),
+        Ok(0) => device.progress.note_unpolled(),
         Ok(_) => {}
         // The callback already ran with this error.
         Err(err) => device.report(err),

@@ -213,6 +213,13 @@ impl DirectSleep for Device {
 
     fn sleep(&self, token: u64, deadline: Option<Instant>) -> bool {
         let Some(fw) = self.fence_wake.as_ref() else { return false };
+        if self.progress.take_unpolled() {
+            // Work that completes without GPU progress (an idle buffer's
+            // map): poll for it, and let the caller rescan.
+            self.poll_now_taken();
+            crate::futures::flush_spontaneous();
+            return true;
+        }
         let spin = &self.progress.spin;
         // Read once: `wgpuShimInstanceSetSpinWait` may change it meanwhile.
         let cap_ns = spin.cap_ns();

@@ -286,6 +286,11 @@ impl Device {
     /// where none polls (`Progress::kick`), polls here; whether the thread
     /// will.
     pub(crate) fn kick_or_poll(&self) -> bool {
+        if self.progress.take_unpolled() {
+            // Work that needs no GPU progress completes here, on the
+            // waiter's thread, without a thread hop.
+            self.poll_now_taken();
+        }
         if self.progress.kick() {
             return true;
         }
@@ -312,6 +317,12 @@ impl Device {
 
     /// Polls the device once, without waiting.
     pub(crate) fn poll_now(&self) {
+        self.progress.take_unpolled();
+        self.poll_now_taken();
+    }
+
+    /// [`Device::poll_now`] once the unpolled mark is taken.
+    fn poll_now_taken(&self) {
         let polled = self.locks.poll(self.global(), self.id);
         if let Err(err) = polled {
             log::debug!(target: "wgpu_shim", "device poll: {err}");

@@ -228,8 +228,14 @@ impl WorkDone {
         drop(order);
         if waits_for == 0 {
             // Nothing in flight: wgpu-core calls the closure at its next
-            // poll, which is now.
-            device.poll_now();
+            // poll: for a spontaneous callback one made now, else the one
+            // the application's wait or poll makes (as for an idle
+            // buffer's map, `map.rs`).
+            if mode == Mode::AllowSpontaneous {
+                device.poll_now();
+            } else {
+                device.progress.note_unpolled();
+            }
         }
         future
     }
