@@ -13,7 +13,9 @@
 //!   large reservation handed out from front to back and never reused, so
 //!   that a map costs no system call; a retired slot is zeroed (or made
 //!   inaccessible), and a whole arena is given back to the system once
-//!   every slot in it is retired;
+//!   every slot in it is retired. On Linux an arena's memory is reused a
+//!   chunk at a time, under new addresses ([`blocks`]), so that a map costs
+//!   no page fault either;
 //! - **moved**: the driver memory's own pages, when they are host memory
 //!   the library gave the driver ([`shareable`]): their page-table
 //!   entries are moved from the library's mapping of them to a new address
@@ -30,8 +32,11 @@
 //! A view keeps the driver pointer's offset within its page, so pointers
 //! have the alignment the driver's had.
 
+mod blocks;
 mod os;
 pub(crate) mod shareable;
+
+use blocks::{Blocks, CHUNK};
 
 use std::collections::VecDeque;
 use std::sync::OnceLock;
@@ -143,6 +148,22 @@ struct Arena {
     given_back: usize,
     /// Bytes of slots retired since then.
     retired_since: usize,
+    /// Each chunk's block and live slots ([`blocks`]).
+    chunks: Vec<Chunk>,
+    /// The chunk the newest slot went to, while this is the current arena:
+    /// it stays mapped when its slots are all retired.
+    open_chunk: Option<usize>,
+    /// Some chunk had a block: the arena's retired slots need no giving
+    /// back (the blocks are reused instead).
+    any_block: bool,
+}
+
+/// A chunk of an arena: its block (`None`: the arena's fresh pages) and how
+/// many of its slots are live.
+#[derive(Clone, Copy, Default)]
+struct Chunk {
+    block: Option<usize>,
+    live: u32,
 }
 
 /// Retired slots of an arena whose memory is given back at once (so that an
@@ -155,6 +176,7 @@ struct Views {
     retired_arenas: VecDeque<usize>,
     windows: VecDeque<(usize, usize)>,
     window_bytes: usize,
+    blocks: Blocks,
 }
 
 static VIEWS: Mutex<Views> = Mutex::new(Views {
@@ -162,6 +184,7 @@ static VIEWS: Mutex<Views> = Mutex::new(Views {
     retired_arenas: VecDeque::new(),
     windows: VecDeque::new(),
     window_bytes: 0,
+    blocks: Blocks::new(),
 });
 
 fn round_up(n: usize, to: usize) -> Option<usize> {
@@ -184,8 +207,10 @@ impl View {
         }
         let lead = driver & (page - 1);
         let span = round_up(lead.checked_add(len)?, page)?;
+        let mut reused = false;
         let (base, kind) = if len <= SMALL {
-            let (at, arena) = slot(span)?;
+            let (at, arena, blocked) = slot(span)?;
+            reused = blocked;
             (at, Kind::Slot { arena })
         } else if driver != 0 && shareable::contains(driver - lead, span) {
             let home = driver - lead;
@@ -200,9 +225,22 @@ impl View {
             (os::fresh(span)?, Kind::Copied)
         };
         let view = View { ptr: base + lead, len, base, span, kind, driver, write: write && driver != 0 };
+        if reused {
+            // A block's pages hold what earlier slots left: every byte of
+            // the view's pages is written (`blocks.rs`).
+            // SAFETY: `base..base + span` are the slot's pages, this view's
+            // alone; `ptr..ptr + len` lies within them.
+            unsafe {
+                std::ptr::write_bytes(base as *mut u8, 0, lead);
+                std::ptr::write_bytes((view.ptr + len) as *mut u8, 0, span - lead - len);
+                if !fill {
+                    std::ptr::write_bytes(view.ptr as *mut u8, 0, len);
+                }
+            }
+        }
         if fill && !view.zero_copy() {
             // SAFETY: `driver..driver + len` is the mapped driver memory the
-            // caller hands over; `ptr..ptr + len` is within the fresh pages.
+            // caller hands over; `ptr..ptr + len` is within the view's pages.
             unsafe { std::ptr::copy_nonoverlapping(driver as *const u8, view.ptr as *mut u8, len) };
         }
         Some(view)
@@ -263,46 +301,113 @@ impl View {
     }
 }
 
-/// A slot of `span` bytes in the current arena (a new one when it is
-/// full), and that arena's base.
-fn slot(span: usize) -> Option<(usize, usize)> {
-    let mut views = VIEWS.lock();
-    let fits = views.arenas.last().is_some_and(|a| a.next + span <= ARENA);
+/// A slot of `span` bytes (at most a chunk) in the current arena (a new one
+/// when it is full): its address, that arena's base, and whether it lies in
+/// a block (`blocks.rs`). A slot never straddles two chunks.
+fn slot(span: usize) -> Option<(usize, usize, bool)> {
+    let mut guard = VIEWS.lock();
+    let views = &mut *guard;
+    let fits = views.arenas.last().is_some_and(|a| place(a.next, span) + span <= ARENA);
     if !fits {
         let base = os::fresh(ARENA)?;
         // The arena before is full: its memory goes back now, but for the
         // slots still in use (all of it if none is).
         if let Some(mut full) = views.arenas.pop() {
+            let mode = stale();
+            close_chunk(&mut full, &mut views.blocks, mode);
             if full.live.is_empty() {
-                retire_arena(&mut views, full.base, stale());
+                retire_arena(views, full.base, mode);
             } else {
-                give_back_gaps(&mut full, stale());
+                if !full.any_block {
+                    give_back_gaps(&mut full, mode);
+                }
                 views.arenas.push(full);
             }
         }
-        views.arenas.push(Arena { base, next: 0, live: Vec::new(), given_back: 0, retired_since: 0 });
+        views.arenas.push(Arena {
+            base,
+            next: 0,
+            live: Vec::new(),
+            given_back: 0,
+            retired_since: 0,
+            chunks: vec![Chunk::default(); ARENA / CHUNK],
+            open_chunk: None,
+            any_block: false,
+        });
     }
     let arena = views.arenas.last_mut()?;
-    let at = arena.base + arena.next;
-    arena.next += span;
+    let offset = place(arena.next, span);
+    let chunk = offset / CHUNK;
+    if arena.open_chunk != Some(chunk) {
+        close_chunk(arena, &mut views.blocks, stale());
+        arena.chunks[chunk].block = views.blocks.map_at(arena.base + chunk * CHUNK);
+        arena.any_block |= arena.chunks[chunk].block.is_some();
+        arena.open_chunk = Some(chunk);
+    }
+    arena.chunks[chunk].live += 1;
+    let at = arena.base + offset;
+    arena.next = offset + span;
     arena.live.push((at, span));
-    Some((at, arena.base))
+    Some((at, arena.base, arena.chunks[chunk].block.is_some()))
+}
+
+/// Where a slot of `span` bytes goes in an arena whose next free byte is at
+/// `next`: there, or at the next chunk if it would straddle two.
+fn place(next: usize, span: usize) -> usize {
+    if next % CHUNK + span > CHUNK {
+        next.div_ceil(CHUNK) * CHUNK
+    } else {
+        next
+    }
+}
+
+/// The arena moves past its open chunk: a chunk with no live slot left is
+/// retired now, else when its last slot is.
+fn close_chunk(arena: &mut Arena, blocks: &mut Blocks, mode: Stale) {
+    if let Some(open) = arena.open_chunk.take() {
+        if arena.chunks[open].live == 0 {
+            retire_chunk(arena, open, blocks, mode);
+        }
+    }
+}
+
+/// Replaces a chunk whose slots are all retired by pages of its own (zeros,
+/// or no access), so that its block can back a later chunk.
+fn retire_chunk(arena: &mut Arena, chunk: usize, blocks: &mut Blocks, mode: Stale) {
+    let Some(off) = arena.chunks[chunk].block.take() else { return };
+    let addr = arena.base + chunk * CHUNK;
+    let replaced = match mode {
+        Stale::Zero => os::retire_zero(addr, CHUNK),
+        Stale::Fault => os::retire_fault(addr, CHUNK),
+    };
+    if replaced {
+        blocks.give(off);
+    } else {
+        // Still mapped here: the block is not used again.
+        log::error!(target: "wgpu_shim", "a chunk of retired mapped ranges could not be replaced (the system refused): its memory is not reused");
+    }
 }
 
 /// The slot at `at` of the arena at `base` was retired.
 fn end_slot(base: usize, at: usize, mode: Stale) {
-    let mut views = VIEWS.lock();
+    let mut guard = VIEWS.lock();
+    let views = &mut *guard;
     let last = views.arenas.len().saturating_sub(1);
     let Some(i) = views.arenas.iter().position(|a| a.base == base) else { return };
     let arena = &mut views.arenas[i];
     if let Some(k) = arena.live.iter().position(|&(a, _)| a == at) {
         arena.retired_since += arena.live.swap_remove(k).1;
+        let chunk = (at - base) / CHUNK;
+        arena.chunks[chunk].live -= 1;
+        if arena.chunks[chunk].live == 0 && arena.open_chunk != Some(chunk) {
+            retire_chunk(arena, chunk, &mut views.blocks, mode);
+        }
     }
     // The current arena lives on until it is full.
     if arena.live.is_empty() && i != last {
         views.arenas.remove(i);
-        retire_arena(&mut views, base, mode);
-    } else if arena.retired_since >= GIVE_BACK {
+        retire_arena(views, base, mode);
+    } else if arena.retired_since >= GIVE_BACK && !arena.any_block {
         give_back_gaps(arena, mode);
     }
 }

@@ -9,7 +9,10 @@ pub(super) fn page_size() -> usize {
     *PAGE.get_or_init(imp::page_size)
 }
 
-pub(super) use imp::{discard, duplicate, fresh, give_back, release, retire_fault, retire_zero, take};
+pub(super) use imp::{
+    block_file, discard, duplicate, fresh, give_back, grow_file, map_block, punch, release, retire_fault, retire_zero,
+    take,
+};
 
 #[cfg(unix)]
 mod imp {
@@ -37,6 +40,71 @@ mod imp {
         };
         (p != libc::MAP_FAILED).then_some(p as usize)
     }
+
+    /// A new memfd for small views' blocks (`blocks.rs`); `None` when the
+    /// system has none.
+    #[cfg(target_os = "linux")]
+    pub(in crate::engine::map_view) fn block_file() -> Option<i32> {
+        // SAFETY: creates a new fd; nothing else is touched.
+        let fd = unsafe { libc::memfd_create(c"wgpu-shim small views".as_ptr(), libc::MFD_CLOEXEC) };
+        (fd >= 0).then_some(fd)
+    }
+
+    /// Sets the length of the blocks' memfd.
+    #[cfg(target_os = "linux")]
+    pub(in crate::engine::map_view) fn grow_file(fd: i32, len: usize) -> bool {
+        let Ok(len) = libc::off_t::try_from(len) else { return false };
+        // SAFETY: the blocks' own memfd.
+        unsafe { libc::ftruncate(fd, len) == 0 }
+    }
+
+    /// Maps `len` bytes of the blocks' memfd at `off` over `addr..addr + len`
+    /// (fresh private pages of an arena), with its pages faulted in.
+    #[cfg(target_os = "linux")]
+    pub(in crate::engine::map_view) fn map_block(addr: usize, len: usize, fd: i32, off: usize) -> bool {
+        let Ok(off) = libc::off_t::try_from(off) else { return false };
+        // SAFETY: `addr..addr + len` is a chunk of an arena this module
+        // reserved and hands out alone; MAP_FIXED replaces exactly it.
+        let p = unsafe {
+            libc::mmap(
+                addr as *mut libc::c_void,
+                len,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_SHARED | libc::MAP_FIXED | libc::MAP_POPULATE,
+                fd,
+                off,
+            )
+        };
+        p as usize == addr
+    }
+
+    /// Gives the pages of `len` bytes of the blocks' memfd at `off` back to
+    /// the system (they read as zeros afterwards).
+    #[cfg(target_os = "linux")]
+    pub(in crate::engine::map_view) fn punch(fd: i32, off: usize, len: usize) {
+        let (Ok(off), Ok(len)) = (libc::off_t::try_from(off), libc::off_t::try_from(len)) else { return };
+        // SAFETY: a range of the blocks' own memfd, mapped nowhere.
+        unsafe { libc::fallocate(fd, libc::FALLOC_FL_PUNCH_HOLE | libc::FALLOC_FL_KEEP_SIZE, off, len) };
+    }
+
+    /// Other systems have no blocks: chunks keep fresh pages.
+    #[cfg(not(target_os = "linux"))]
+    pub(in crate::engine::map_view) fn block_file() -> Option<i32> {
+        None
+    }
+
+    #[cfg(not(target_os = "linux"))]
+    pub(in crate::engine::map_view) fn grow_file(_fd: i32, _len: usize) -> bool {
+        false
+    }
+
+    #[cfg(not(target_os = "linux"))]
+    pub(in crate::engine::map_view) fn map_block(_addr: usize, _len: usize, _fd: i32, _off: usize) -> bool {
+        false
+    }
+
+    #[cfg(not(target_os = "linux"))]
+    pub(in crate::engine::map_view) fn punch(_fd: i32, _off: usize, _len: usize) {}
 
     /// A second mapping of the `len` shared pages at `addr` (page-aligned),
     /// at a new address; `None` when the pages are not shared or there is
@@ -249,6 +317,21 @@ mod imp {
     /// a page holds either what it held (zeros) or a fresh zeroed page, and
     /// unlocking a range that is not locked takes it out of the working set.
     /// Decommitted pages (fault mode) stay decommitted.
+    /// Windows has no blocks (`blocks.rs`): chunks keep fresh pages.
+    pub(in crate::engine::map_view) fn block_file() -> Option<i32> {
+        None
+    }
+
+    pub(in crate::engine::map_view) fn grow_file(_fd: i32, _len: usize) -> bool {
+        false
+    }
+
+    pub(in crate::engine::map_view) fn map_block(_addr: usize, _len: usize, _fd: i32, _off: usize) -> bool {
+        false
+    }
+
+    pub(in crate::engine::map_view) fn punch(_fd: i32, _off: usize, _len: usize) {}
+
     pub(in crate::engine::map_view) fn discard(addr: usize, len: usize) {
         // SAFETY: a range of this module's reservations whose bytes are
         // zeros or not committed; neither call changes what a read gives.
