@@ -1144,37 +1144,44 @@ METHOD = """\
 GAPS = """\
 ## Where the remaining gaps come from
 
-- **Issue 34's goals** (the h100 run: wgpu-shim eef11e7, default release build; the lent machine was an
-  NVIDIA H100 in a virtual machine: no H200 came).
-  - *Goal 1, a WaitAny round trip at a spin's latency and ≤ 0.35 CPU/wall.* WaitAny is as fast as this
-    library's own spin (43.8 against 43.4 µs). The 4.7 µs to wgpu-native's spin lie outside the waiting:
-    write + submit take 1 µs more, MapAsync 0.3 µs more, and the wait is 2.8 µs longer even when both
-    libraries spin. For the CPU half, a nap on a precise timer (`clock_nanosleep`, 1 ns timer slack) was
-    tried (24fdc9c). On that machine a nap woke 4.7–4.8 µs late and cost 4.9 µs of CPU. Within a wait of
-    about 26 µs it cut the CPU only by lengthening the round trip: 48.0 µs at 0.64 process CPU/wall with an
-    8 µs lead. eef11e7 turned napping off by default (docs/DECISIONS.md, "Waiting"), so the CPU half is not
-    met.
-  - *Goal 2, the wake-up after a long job.* After a 10 ms job WaitAny's callback came 10.7 µs before the
-    spin's, but after a 100 ms job 48.9 µs after it. The waiting thread spent 0.5 to 1 ms of CPU per long
-    wait (0.10 CPU/wall on 10 ms jobs, 0.005 on 100 ms), where wgpu-native's blocking poll spent 0.08 to
-    0.3 ms.
-    - Not the wake rung's prediction: eef11e7 predicts from the long waits alone, and the figure did not
-      change.
-    - Not the 50 µs spin either. With `WGPU_SHIM_SPIN_US=0` (no spin, no wake rung; 24fdc9c, by hand),
-      the same waits cost 0.01 to 0.02 CPU/wall counted from the submit call, but woke 60–70 µs after the
-      spin.
-    - So the cost comes with the rung's timed driver sleep. A probe of NVIDIA's timed
-      `vkWaitSemaphores` (its CPU per timed wait) is the next measurement.
+- **Issue 34's goals** (the h100 run: wgpu-shim 09b5b0c, default release build; the lent machine was an
+  NVIDIA H100 in a virtual machine: no H200 came; the run before, of eef11e7, is in the issue's notes).
+  - *Goal 1, a WaitAny round trip at a spin's latency and ≤ 0.35 CPU/wall.* WaitAny took 33.6 µs against
+    wgpu-native's spin's 32.7 µs (1.03×; eef11e7 took 1.12× on another day's machine). Two changes since
+    eef11e7 are on this path: MapAsync only registers the map (d504679), and a small map no longer
+    faults in a fresh page for its copy (09b5b0c: chunks' memory is reused, docs/MAPPING.md). For the
+    CPU half, a nap on a precise timer (`clock_nanosleep`, 1 ns timer slack) was tried (24fdc9c): on
+    that machine a nap woke 4.7–4.8 µs late and cost 4.9 µs of CPU, so within a wait of about 26 µs it
+    cut the CPU only by lengthening the round trip (48.0 µs at 0.64 process CPU/wall with an 8 µs
+    lead). Napping is off by default (docs/DECISIONS.md, "Waiting"), so the CPU half is not met.
+  - *Goal 2, the wake-up after a long job.* In this run the wait ladder's early wake was still on: the
+    callback came 28.6 µs before a spin's after a 10 ms job and 10.4 µs after it after a 100 ms job, but
+    the waiting thread spent about 1 ms of CPU per long wait (0.10 CPU/wall on 10 ms jobs).
+    `benches/driver_wait.rs`'s `timed` probe found why: NVIDIA's timed `vkWaitSemaphores` spins before
+    its timeout (1.0 CPU/wall at 0.1 ms, 0.22–0.39 at 1 ms, 0.08–0.09 at 5 ms), and the early wake is
+    such a wait. 2141ecc turned it off by default (`WGPU_SHIM_WAKE_RUNG=on` turns it on): measured in
+    the same session with the spin off, which a long wait does not tell apart, the callback came 53 µs
+    after the spin at 0.013 CPU/wall for 10 ms jobs and 65 µs at 0.007 for 100 ms (docs/DECISIONS.md,
+    "Waiting"), against wgpu-native's 79–83 µs and 324–327 µs. The latency half needs the driver sleep
+    ended by a host signal at the predicted time rather than by a timeout; not built yet.
   - *Goal 3, spontaneous callbacks.* The application thread's own wake from its condition variable (the
     handoff below) comes on top of WaitAny's path, so 1.15× is not reachable for an application that
     sleeps while it waits.
   - *Goal 4, calls.* The layer's own instructions per call are a few hundred, beside wgpu-core 30's
     thousands (the callgrind table: wgpu-shim's count less the wgpu-core calls inside it). Two calls differ
     by design:
-    - MapAsync of an idle buffer completes the map inside the call: it runs the device poll that
-      wgpu-native leaves to `wgpuDevicePoll`.
+    - MapAsync of an idle buffer completed the map inside the call (eef11e7), running the device poll that
+      wgpu-native leaves to its poll. Since d504679 the next wait or poll on the calling thread runs it, as
+      in wgpu-native; `map_cycle` times the whole cycle, so the cost stays visible there (1.83 µs against
+      0.81 on the H100).
     - Unmap zeroes the 4 KiB view, the stale-mapping guarantee (docs/MAPPING.md). valgrind counts each
-      byte of that `rep stosb` as an instruction.
+      byte of that `rep stosb`, and of the view's copy in WaitAny, as an instruction.
+    - A small view is a copy in pages whose address is never handed out twice. Until 09b5b0c each small
+      map faulted in a fresh page, which on the development machine (a 2-CPU virtual machine) cost
+      about 5 µs: a map cycle took 5.4 µs against wgpu-native's 0.56 (commit d504679). Since 09b5b0c
+      the pages of retired chunks are reused under new addresses on Linux (docs/MAPPING.md): the map
+      cycle takes 1.2 µs there against wgpu-native's 0.55 (best round medians, lavapipe-default), the rest
+      being the chunks' mapping and replacing.
 - **The wait ladder on a GPU** (the h200 run; `src/engine/spin.rs`, docs/ARCHITECTURE.md "The wait ladder").
   A thread waiting for the device fence (WaitAny's direct wait, `wgpuDevicePoll`, the progress thread) first
   checks it for up to 50 µs while the device's recent waits are short; for long waits of regular length it
