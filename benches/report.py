@@ -1159,11 +1159,13 @@ GAPS = """\
     the waiting thread spent about 1 ms of CPU per long wait (0.10 CPU/wall on 10 ms jobs).
     `benches/driver_wait.rs`'s `timed` probe found why: NVIDIA's timed `vkWaitSemaphores` spins before
     its timeout (1.0 CPU/wall at 0.1 ms, 0.22–0.39 at 1 ms, 0.08–0.09 at 5 ms), and the early wake is
-    such a wait. 2141ecc turned it off by default (`WGPU_SHIM_WAKE_RUNG=on` turns it on): measured in
-    the same session with the spin off, which a long wait does not tell apart, the callback came 53 µs
-    after the spin at 0.013 CPU/wall for 10 ms jobs and 65 µs at 0.007 for 100 ms (docs/DECISIONS.md,
-    "Waiting"), against wgpu-native's 79–83 µs and 324–327 µs. The latency half needs the driver sleep
-    ended by a host signal at the predicted time rather than by a timeout; not built yet.
+    such a wait. Measured on 2141ecc with it on and off (two runs each, docs/DECISIONS.md "Waiting"):
+    on 10 ms jobs it costs 0.105–0.107 CPU/wall against 0.011–0.012 off, for a callback about 100 µs
+    sooner; on 100 ms jobs 0.011–0.013 against 0.008, for one 140–220 µs sooner. Since then
+    (`WGPU_SHIM_WAKE_RUNG=auto`, the default) it serves only waits predicted to last 50 ms or more,
+    where its 1 ms is at most 2 % of the wait; that build did not run on the GPU. Both halves of the
+    goal together need the driver sleep ended by a host signal at the predicted time rather than by a
+    timeout; not built yet.
   - *Goal 3, spontaneous callbacks.* The application thread's own wake from its condition variable (the
     handoff below) comes on top of WaitAny's path, so 1.15× is not reachable for an application that
     sleeps while it waits.

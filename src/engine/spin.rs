@@ -27,14 +27,16 @@
 //! result) do not pull it down, and a job of a new length is followed at
 //! its first wait.
 //!
-//! The second rung is off unless `WGPU_SHIM_WAKE_RUNG=on`. Its driver sleep
-//! is a timed `vkWaitSemaphores` that ends at its timeout, and NVIDIA's
-//! driver (580) spins before such a timeout: a timed wait that nothing
-//! signals cost 1.0 of a core at 0.1 ms, 0.22–0.39 at 1 ms and 0.08–0.09
-//! at 5 ms (`benches/driver_wait.rs`'s `timed` probe on the lent H100). So a
-//! long wait cost about 1 ms of CPU with the rung (0.10 CPU/wall on 10 ms
-//! jobs), against about 0.1 ms without it, for a wake-up 30–65 µs earlier
-//! (docs/DECISIONS.md, "Waiting").
+//! By default the second rung serves only waits predicted to last at least
+//! 50 ms (`WGPU_SHIM_WAKE_RUNG`: `on` for every long wait, `off` for none).
+//! Its driver sleep is a timed `vkWaitSemaphores` that ends at its timeout,
+//! and NVIDIA's driver (580) spins before such a timeout: a timed wait that
+//! nothing signals cost 1.0 of a core at 0.1 ms, 0.22–0.39 at 1 ms and
+//! 0.08–0.09 at 5 ms (`benches/driver_wait.rs`'s `timed` probe on the lent
+//! H100). So a long wait costs about 1 ms of CPU with the rung: 0.10
+//! CPU/wall on 10 ms jobs, against about 0.01 without it; on 100 ms jobs
+//! about 0.012 against 0.008, for a wake-up that came 6–120 µs after a
+//! spin's instead of 150–340 µs (docs/DECISIONS.md, "Waiting").
 //!
 //! Before the first rung's spin, a wait that is expected to be short naps
 //! (Linux): the thread sleeps on a precise timer (`clock_nanosleep`, with
@@ -89,18 +91,34 @@ fn env_cap_ns() -> u64 {
     })
 }
 
-/// `WGPU_SHIM_WAKE_RUNG`, read once: whether long waits of regular length
-/// use the wake rung (off unless `on`).
-fn wake_rung_on() -> bool {
-    static ON: OnceLock<bool> = OnceLock::new();
-    *ON.get_or_init(|| match std::env::var("WGPU_SHIM_WAKE_RUNG") {
-        Err(_) => false,
+/// Which long waits the wake rung serves (`WGPU_SHIM_WAKE_RUNG`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Rung {
+    /// None.
+    Off,
+    /// Those predicted to last at least [`RUNG_MIN_NS`] (the default).
+    Auto,
+    /// Every long wait of regular length.
+    On,
+}
+
+/// The shortest predicted wait the rung serves by default: its cost, about
+/// 1 ms of CPU per wait on NVIDIA's driver (the module documentation), is
+/// then at most 2 % of the wait.
+const RUNG_MIN_NS: u64 = 50_000_000;
+
+/// `WGPU_SHIM_WAKE_RUNG`, read once: `on`, `off`, or `auto` (the default).
+fn rung_setting() -> Rung {
+    static SETTING: OnceLock<Rung> = OnceLock::new();
+    *SETTING.get_or_init(|| match std::env::var("WGPU_SHIM_WAKE_RUNG") {
+        Err(_) => Rung::Auto,
         Ok(v) => match v.trim() {
-            "on" | "1" => true,
-            "off" | "0" | "" => false,
+            "on" | "1" => Rung::On,
+            "off" | "0" => Rung::Off,
+            "auto" | "" => Rung::Auto,
             other => {
-                log::warn!(target: "wgpu_shim", "WGPU_SHIM_WAKE_RUNG={other:?} is neither `on` nor `off`: the wake rung stays off");
-                false
+                log::warn!(target: "wgpu_shim", "WGPU_SHIM_WAKE_RUNG={other:?} is not `on`, `off` or `auto`: using `auto`");
+                Rung::Auto
             }
         },
     })
@@ -186,18 +204,20 @@ impl Spin {
     /// adapters by default) or the recent waits are short (the budget rung
     /// covers them) or too short to sleep through part of.
     pub(crate) fn wake_rung(&self) -> Option<(u64, u64)> {
-        self.wake_rung_with(wake_rung_on())
+        self.wake_rung_with(rung_setting())
     }
 
-    /// [`Spin::wake_rung`] with the rung turned on or off.
-    fn wake_rung_with(&self, on: bool) -> Option<(u64, u64)> {
+    /// [`Spin::wake_rung`] with the given setting.
+    fn wake_rung_with(&self, setting: Rung) -> Option<(u64, u64)> {
         let cap = self.cap_ns();
-        if !on {
-            return None;
-        }
         let long = self.long_ns.load(Ordering::Relaxed);
         let lead = LEAD_CAPS * cap;
-        if cap == 0 || long <= 2 * lead {
+        let wanted = match setting {
+            Rung::Off => false,
+            Rung::Auto => long >= RUNG_MIN_NS,
+            Rung::On => true,
+        };
+        if !wanted || cap == 0 || long <= 2 * lead {
             return None;
         }
         Some((long - lead, lead + cap))
@@ -367,18 +387,19 @@ mod tests {
             return;
         }
         let spin = spin(false, UNSET);
-        assert_eq!(spin.wake_rung_with(true), None, "no history: a plain sleep");
+        assert_eq!(spin.wake_rung_with(Rung::On), None, "no history: a plain sleep");
         for _ in 0..64 {
             spin.note(Duration::from_millis(100));
         }
-        let (sleep, window) = spin.wake_rung_with(true).expect("a long regular wait has a wake rung");
+        let (sleep, window) = spin.wake_rung_with(Rung::On).expect("a long regular wait has a wake rung");
         let lead = LEAD_CAPS * DEFAULT_GPU_CAP_NS;
         assert!(sleep < 100_000_000 && sleep + lead >= 99_000_000, "sleeps until just before the end: {sleep}");
         assert_eq!(window, lead + DEFAULT_GPU_CAP_NS, "then spins at most the lead and one cap");
-        assert_eq!(self::spin(true, UNSET).wake_rung_with(true), None, "CPU adapters do not spin by default");
-        assert_eq!(self::spin(false, 0).wake_rung_with(true), None, "a cap of 0 turns it off");
-        assert_eq!(spin.wake_rung_with(false), None, "off: a plain sleep");
-        assert_eq!(spin.wake_rung(), spin.wake_rung_with(wake_rung_on()), "the setting decides");
+        assert_eq!(self::spin(true, UNSET).wake_rung_with(Rung::On), None, "CPU adapters do not spin by default");
+        assert_eq!(self::spin(false, 0).wake_rung_with(Rung::On), None, "a cap of 0 turns it off");
+        assert_eq!(spin.wake_rung_with(Rung::Off), None, "off: a plain sleep");
+        assert_eq!(spin.wake_rung_with(Rung::Auto), spin.wake_rung_with(Rung::On), "auto: a 100 ms wait has it");
+        assert_eq!(spin.wake_rung(), spin.wake_rung_with(rung_setting()), "the setting decides");
     }
 
     #[test]
@@ -393,13 +414,14 @@ mod tests {
             spin.note(Duration::from_millis(10));
             spin.note(Duration::from_micros(30));
         }
-        assert_eq!(spin.wake_rung_with(true), Some((10_000_000 - lead, lead + DEFAULT_GPU_CAP_NS)));
+        assert_eq!(spin.wake_rung_with(Rung::On), Some((10_000_000 - lead, lead + DEFAULT_GPU_CAP_NS)));
+        assert_eq!(spin.wake_rung_with(Rung::Auto), None, "auto: a 10 ms wait sleeps until the GPU signals");
         // A job of a new length is followed at its first wait.
         spin.note(Duration::from_millis(100));
-        assert_eq!(spin.wake_rung_with(true).map(|(early, _)| early), Some(100_000_000 - lead));
+        assert_eq!(spin.wake_rung_with(Rung::On).map(|(early, _)| early), Some(100_000_000 - lead));
         // Small changes are averaged.
         spin.note(Duration::from_millis(104));
-        assert_eq!(spin.wake_rung_with(true).map(|(early, _)| early), Some(101_000_000 - lead));
+        assert_eq!(spin.wake_rung_with(Rung::On).map(|(early, _)| early), Some(101_000_000 - lead));
     }
 
     #[test]
