@@ -20,8 +20,14 @@
 //! - `timed`: `wait1` and `wait_any2` on semaphores nobody signals, with a
 //!   timeout of 0.1, 1 or 5 ms, under the default 50 µs timer slack and
 //!   under 1 ns: how late the timeout ends the wait, and the waiting
-//!   thread's CPU ÷ wall meanwhile (wgpu-shim's wake rung sleeps in such a
-//!   timed wait until shortly before a long job's predicted end).
+//!   thread's CPU ÷ wall meanwhile (wgpu-shim's wake rung slept in such a
+//!   timed wait until shortly before a long job's predicted end);
+//! - `host_wake`: what replaced it (wgpu-shim's alarm thread,
+//!   `src/engine/alarm.rs`): a thread sleeps in `wait_any2` with no
+//!   deadline of its own, on a semaphore nobody signals and a second one
+//!   that another thread, asleep on a precise OS timer (timer slack 1 ns),
+//!   signals from the host 2 or 10 ms later: µs from that thread's time to
+//!   its signal and to the waiter's wake-up, and each thread's CPU ÷ wall.
 //!
 //! ```text
 //! cargo run --release --example driver_wait [-- --iterations N]
@@ -297,6 +303,7 @@ fn run(gpu: &Gpu, iterations: usize) -> Result<(), String> {
     };
     let result = measure(gpu, iterations, sems, bin)
         .and_then(|()| timed(&gpu.device, sems[1], sems[2]))
+        .and_then(|()| host_wake(&gpu.device, sems[2], iterations))
         .and_then(|()| handoff(iterations));
     // SAFETY: idle device (waited for); objects destroyed once.
     unsafe {
@@ -351,6 +358,78 @@ fn timed(device: &ash::Device, idle: vk::Semaphore, never: vk::Semaphore) -> Res
     // SAFETY: as above; 0 restores the thread's default slack.
     unsafe { libc::prctl(libc::PR_SET_TIMERSLACK, 0 as libc::c_ulong, 0, 0, 0) };
     Ok(())
+}
+
+/// A precise timer's sleep until `at` (Linux: `clock_nanosleep` to an
+/// absolute time, with this thread's timer slack at 1 ns).
+fn sleep_until(at: Instant) {
+    // SAFETY: PR_SET_TIMERSLACK takes the slack by value and changes only
+    // this thread's.
+    unsafe { libc::prctl(libc::PR_SET_TIMERSLACK, 1 as libc::c_ulong, 0, 0, 0) };
+    let left = at.saturating_duration_since(Instant::now());
+    let ts = libc::timespec { tv_sec: left.as_secs() as libc::time_t, tv_nsec: left.subsec_nanos() as libc::c_long };
+    // SAFETY: a valid timespec; no remainder is asked for.
+    unsafe { libc::clock_nanosleep(libc::CLOCK_MONOTONIC, 0, &ts, std::ptr::null_mut()) };
+}
+
+/// Host-signalled wake-ups (`host_wake` in the module documentation):
+/// `never` is a timeline semaphore whose waited value is never reached.
+fn host_wake(device: &ash::Device, never: vk::Semaphore, iterations: usize) -> Result<(), String> {
+    let alarm = timeline(device)?;
+    let mut value = 0u64;
+    let mut result = Ok(());
+    for sleep_ms in [2u64, 10] {
+        let rounds = (iterations / if sleep_ms > 2 { 20 } else { 10 }).max(20);
+        let (mut signal_late, mut wake_late, mut wake_after_signal) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut cpu, mut wall, mut timer_cpu) = (0u64, 0u64, 0u64);
+        for _ in 0..rounds {
+            value += 1;
+            let (t0, c0) = (Instant::now(), thread_cpu_ns());
+            let at = t0 + Duration::from_millis(sleep_ms);
+            let signaller = {
+                let device = device.clone();
+                let v = value;
+                std::thread::spawn(move || {
+                    let c = thread_cpu_ns();
+                    sleep_until(at);
+                    let t = Instant::now();
+                    // SAFETY: a live timeline semaphore, signalled upwards.
+                    unsafe { device.signal_semaphore(&vk::SemaphoreSignalInfo::default().semaphore(alarm).value(v)) }
+                        .map_err(vk_err("vkSignalSemaphore"))
+                        .map(|()| (t, thread_cpu_ns() - c))
+                })
+            };
+            let (s, v) = ([never, alarm], [u64::MAX, value]);
+            let info = vk::SemaphoreWaitInfo::default().flags(vk::SemaphoreWaitFlags::ANY).semaphores(&s).values(&v);
+            // SAFETY: live timeline semaphores of `device`.
+            let waited = unsafe { device.wait_semaphores(&info, 1_000_000_000) }.map_err(vk_err("vkWaitSemaphores"));
+            let (woke, dc) = (Instant::now(), thread_cpu_ns() - c0);
+            let signalled = signaller.join().map_err(|_| "the signalling thread panicked".to_string())?;
+            if let Err(e) = waited.and(signalled.clone().map(|_| ())) {
+                result = Err(e);
+                break;
+            }
+            let (signal_at, tc) = signalled?;
+            signal_late.push(signal_at.saturating_duration_since(at).as_secs_f64() * 1e6);
+            wake_late.push(woke.saturating_duration_since(at).as_secs_f64() * 1e6);
+            wake_after_signal.push(woke.saturating_duration_since(signal_at).as_secs_f64() * 1e6);
+            cpu += dc;
+            wall += (woke - t0).as_nanos() as u64;
+            timer_cpu += tc;
+        }
+        if result.is_err() {
+            break;
+        }
+        let ((sm, sp), (wm, wp), (am, ap)) = (stats(signal_late), stats(wake_late), stats(wake_after_signal));
+        println!(
+            "{{\"scenario\":\"host_wake\",\"how\":\"wait_any2\",\"sleep_ms\":{sleep_ms},\"signal_late_median_us\":{sm:.2},\"signal_late_p99_us\":{sp:.2},\"wake_after_signal_median_us\":{am:.2},\"wake_after_signal_p99_us\":{ap:.2},\"wake_late_median_us\":{wm:.2},\"wake_late_p99_us\":{wp:.2},\"cpu_over_wall\":{:.4},\"timer_cpu_over_wall\":{:.4}}}",
+            cpu as f64 / wall as f64,
+            timer_cpu as f64 / wall as f64
+        );
+    }
+    // SAFETY: no wait on it is left (every round was joined).
+    unsafe { device.destroy_semaphore(alarm, None) };
+    result
 }
 
 fn measure(

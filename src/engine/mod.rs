@@ -7,7 +7,9 @@
 //! - [`fence`]: the device fence on each backend, the one interface
 //!   between the engine and wgpu-hal.
 //! - [`spin`]: the bounded fence check before a driver wait (the wait
-//!   ladder's first rung).
+//!   ladder's first rung) and the early wake of long waits.
+//! - [`alarm`]: host signals, and the alarm thread that rings them at a
+//!   given time (the early wake's driver sleep has no timeout).
 //! - [`tracking`]: the ever-mapped buffers `wgpuDeviceDestroy` unmaps.
 //! - [`drivers`]: keeps drivers loaded until the process exits.
 //! - [`exit`]: the exit barrier that keeps the library's threads out of a
@@ -18,6 +20,7 @@
 //!   host-visible Vulkan memory, so that views can be zero-copy.
 //! - [`fault`]: test-only fault injection (feature `fault-injection`).
 
+pub(crate) mod alarm;
 pub(crate) mod drivers;
 pub(crate) mod exit;
 pub(crate) mod fault;

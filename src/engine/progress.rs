@@ -27,8 +27,8 @@ use parking_lot::{Condvar, Mutex, RwLock};
 use wgpu_core::global::Global;
 use wgpu_core::id::DeviceId;
 
-use crate::engine::fence::DeviceFence;
-use crate::engine::spin::{with_fine_timer, Spin};
+use crate::engine::fence::{DeviceFence, EarlyWake};
+use crate::engine::spin::Spin;
 use crate::futures::ThreadKey;
 
 /// How long one fallback wait lasts before the thread polls again.
@@ -437,11 +437,18 @@ impl Progress {
                     let start = std::time::Instant::now();
                     let moved = || f.value().map_or(true, |v| v > seen);
                     if !self.spin.short(moved) {
-                        match self.spin.wake_rung() {
+                        match self.spin.wake_rung(f.alarmed()) {
                             // Sleep until just before the predicted end and
                             // spin it out (`spin.rs`, the wake rung).
                             Some((early, window)) if early < FENCE_SLICE_NS => {
-                                let mut ok = with_fine_timer(|| f.wait_ns(seen + 1, early));
+                                let at = start + Duration::from_nanos(early);
+                                let mut ok = match f.wait_early(seen + 1, at) {
+                                    EarlyWake::Woke { late } => {
+                                        late.inspect(|&late| self.spin.note_alarm(late));
+                                        true
+                                    }
+                                    EarlyWake::Failed => false,
+                                };
                                 if ok && !moved() && !Spin::spin(window, moved) {
                                     ok = f.wait_ns(seen + 1, FENCE_SLICE_NS - early);
                                 }

@@ -76,18 +76,28 @@ pub(crate) const MAX_CAP_NS: u64 = 1_000_000;
 /// Not set: the instance's setting or the default applies.
 pub(crate) const UNSET: u64 = u64::MAX;
 
+/// Reads the setting `name`: `None` when it is unset, else what `parse`
+/// makes of its trimmed value; a value `parse` rejects (`None`) is logged
+/// as not being `expected`, with the `fallback` that applies instead.
+fn env_setting<T>(name: &str, expected: &str, fallback: &str, parse: impl FnOnce(&str) -> Option<T>) -> Option<T> {
+    let value = std::env::var(name).ok()?;
+    let parsed = parse(value.trim());
+    if parsed.is_none() {
+        log::warn!(target: "wgpu_shim", "{name}={value:?} is not {expected}: {fallback}");
+    }
+    parsed
+}
+
+/// Microseconds, as nanoseconds at most [`MAX_CAP_NS`].
+fn micros_capped(v: &str) -> Option<u64> {
+    v.parse::<u64>().ok().map(|us| us.saturating_mul(1000).min(MAX_CAP_NS))
+}
+
 /// `WGPU_SHIM_SPIN_US`, read once, in nanoseconds (`UNSET` when absent).
 fn env_cap_ns() -> u64 {
     static CAP: OnceLock<u64> = OnceLock::new();
-    *CAP.get_or_init(|| match std::env::var("WGPU_SHIM_SPIN_US") {
-        Err(_) => UNSET,
-        Ok(v) => match v.trim().parse::<u64>() {
-            Ok(us) => us.saturating_mul(1000).min(MAX_CAP_NS),
-            Err(_) => {
-                log::warn!(target: "wgpu_shim", "WGPU_SHIM_SPIN_US={v:?} is not a number of microseconds: ignored");
-                UNSET
-            }
-        },
+    *CAP.get_or_init(|| {
+        env_setting("WGPU_SHIM_SPIN_US", "a number of microseconds", "ignored", micros_capped).unwrap_or(UNSET)
     })
 }
 
@@ -96,31 +106,36 @@ fn env_cap_ns() -> u64 {
 enum Rung {
     /// None.
     Off,
-    /// Those predicted to last at least [`RUNG_MIN_NS`] (the default).
+    /// Every long wait of regular length where an alarm ends the sleep;
+    /// with a timed driver wait, those predicted to last at least
+    /// [`RUNG_MIN_NS`] (the default).
     Auto,
     /// Every long wait of regular length.
     On,
 }
 
-/// The shortest predicted wait the rung serves by default: its cost, about
-/// 1 ms of CPU per wait on NVIDIA's driver (the module documentation), is
-/// then at most 2 % of the wait.
+/// The shortest predicted wait the rung serves by default where its sleep
+/// is a timed driver wait (no alarm): its cost, about 1 ms of CPU per wait
+/// on NVIDIA's driver (the module documentation), is then at most 2 % of
+/// the wait.
 const RUNG_MIN_NS: u64 = 50_000_000;
+
+/// The shortest lead of an alarmed early wake, and the margin added to
+/// twice the alarms' recent lateness to make its lead.
+const ALARM_MIN_LEAD_NS: u64 = 20_000;
+const ALARM_MARGIN_NS: u64 = 10_000;
 
 /// `WGPU_SHIM_WAKE_RUNG`, read once: `on`, `off`, or `auto` (the default).
 fn rung_setting() -> Rung {
     static SETTING: OnceLock<Rung> = OnceLock::new();
-    *SETTING.get_or_init(|| match std::env::var("WGPU_SHIM_WAKE_RUNG") {
-        Err(_) => Rung::Auto,
-        Ok(v) => match v.trim() {
-            "on" | "1" => Rung::On,
-            "off" | "0" => Rung::Off,
-            "auto" | "" => Rung::Auto,
-            other => {
-                log::warn!(target: "wgpu_shim", "WGPU_SHIM_WAKE_RUNG={other:?} is not `on`, `off` or `auto`: using `auto`");
-                Rung::Auto
-            }
-        },
+    *SETTING.get_or_init(|| {
+        let parse = |v: &str| match v {
+            "on" | "1" => Some(Rung::On),
+            "off" | "0" => Some(Rung::Off),
+            "auto" | "" => Some(Rung::Auto),
+            _ => None,
+        };
+        env_setting("WGPU_SHIM_WAKE_RUNG", "`on`, `off` or `auto`", "using `auto`", parse).unwrap_or(Rung::Auto)
     })
 }
 
@@ -133,17 +148,8 @@ fn nap_lead_ns() -> Option<u64> {
         if !cfg!(target_os = "linux") {
             return None;
         }
-        match std::env::var("WGPU_SHIM_NAP_US") {
-            Err(_) => None,
-            Ok(v) if v.trim() == "off" => None,
-            Ok(v) => match v.trim().parse::<u64>() {
-                Ok(us) => Some(us.saturating_mul(1000).min(MAX_CAP_NS)),
-                Err(_) => {
-                    log::warn!(target: "wgpu_shim", "WGPU_SHIM_NAP_US={v:?} is neither `off` nor a number of microseconds: napping stays off");
-                    None
-                }
-            },
-        }
+        let parse = |v: &str| if v == "off" { Some(None) } else { micros_capped(v).map(Some) };
+        env_setting("WGPU_SHIM_NAP_US", "`off` or a number of microseconds", "napping stays off", parse).flatten()
     })
 }
 
@@ -162,6 +168,9 @@ pub(crate) struct Spin {
     /// The predicted length of a short wait (0: none learned yet), which
     /// the nap sleeps through less its lead.
     short_ns: AtomicU64,
+    /// How late an alarm woke a sleeper, recently (an average; 0: none
+    /// seen yet), from which an alarmed early wake takes its lead.
+    alarm_late_ns: AtomicU64,
 }
 
 impl Spin {
@@ -174,6 +183,7 @@ impl Spin {
             recent_ns: AtomicU64::new(0),
             long_ns: AtomicU64::new(0),
             short_ns: AtomicU64::new(0),
+            alarm_late_ns: AtomicU64::new(0),
         }
     }
 
@@ -198,29 +208,53 @@ impl Spin {
 
     /// The wake rung, for a wait expected to outlast the spin budget: how
     /// long to sleep in the driver (which wakes the thread earlier if the GPU
-    /// finishes first) and how long to spin after that sleep timed out, so
-    /// that the end of a job as long as the recent ones is seen by a spin,
-    /// not by a driver wake-up. `None` when spinning is off (a cap of 0: CPU
-    /// adapters by default) or the recent waits are short (the budget rung
-    /// covers them) or too short to sleep through part of.
-    pub(crate) fn wake_rung(&self) -> Option<(u64, u64)> {
-        self.wake_rung_with(rung_setting())
+    /// finishes first) and how long to spin after that sleep ended without
+    /// the GPU, so that the end of a job as long as the recent ones is seen
+    /// by a spin, not by a driver wake-up. `alarm`: the sleep ends by an
+    /// alarm ([`super::alarm`]), not by a driver timeout. `None` when
+    /// spinning is off (a cap of 0: CPU adapters by default) or the recent
+    /// waits are short (the budget rung covers them) or too short to sleep
+    /// through part of, or the setting leaves this wait out.
+    pub(crate) fn wake_rung(&self, alarm: bool) -> Option<(u64, u64)> {
+        self.wake_rung_with(rung_setting(), alarm)
     }
 
     /// [`Spin::wake_rung`] with the given setting.
-    fn wake_rung_with(&self, setting: Rung) -> Option<(u64, u64)> {
+    fn wake_rung_with(&self, setting: Rung, alarm: bool) -> Option<(u64, u64)> {
         let cap = self.cap_ns();
         let long = self.long_ns.load(Ordering::Relaxed);
-        let lead = LEAD_CAPS * cap;
+        let lead = self.lead_ns(cap, alarm);
         let wanted = match setting {
             Rung::Off => false,
-            Rung::Auto => long >= RUNG_MIN_NS,
+            Rung::Auto => alarm || long >= RUNG_MIN_NS,
             Rung::On => true,
         };
         if !wanted || cap == 0 || long <= 2 * lead {
             return None;
         }
         Some((long - lead, lead + cap))
+    }
+
+    /// How long before a long wait's predicted end its early wake ends: an
+    /// alarmed one twice its alarms' recent lateness and a margin (at least
+    /// [`ALARM_MIN_LEAD_NS`]), until then, or for a timed driver wait,
+    /// [`LEAD_CAPS`] caps. Never more than those caps.
+    fn lead_ns(&self, cap: u64, alarm: bool) -> u64 {
+        let caps = LEAD_CAPS * cap;
+        let late = self.alarm_late_ns.load(Ordering::Relaxed);
+        if !alarm || late == 0 {
+            return caps;
+        }
+        (2 * late + ALARM_MARGIN_NS).max(ALARM_MIN_LEAD_NS).min(caps)
+    }
+
+    /// Records how late an alarm woke its sleeper (from the alarm's time
+    /// to the sleeper's first look at the fence).
+    pub(crate) fn note_alarm(&self, late: Duration) {
+        let ns = u64::try_from(late.as_nanos()).unwrap_or(u64::MAX).clamp(1, MAX_CAP_NS);
+        let old = self.alarm_late_ns.load(Ordering::Relaxed);
+        let new = if old == 0 { ns } else { old - old / 4 + ns / 4 };
+        self.alarm_late_ns.store(new.max(1), Ordering::Relaxed);
     }
 
     /// Records how long a wait for the fence took, spin and sleep together.
@@ -387,19 +421,27 @@ mod tests {
             return;
         }
         let spin = spin(false, UNSET);
-        assert_eq!(spin.wake_rung_with(Rung::On), None, "no history: a plain sleep");
+        assert_eq!(spin.wake_rung_with(Rung::On, false), None, "no history: a plain sleep");
         for _ in 0..64 {
             spin.note(Duration::from_millis(100));
         }
-        let (sleep, window) = spin.wake_rung_with(Rung::On).expect("a long regular wait has a wake rung");
+        let (sleep, window) = spin.wake_rung_with(Rung::On, false).expect("a long regular wait has a wake rung");
         let lead = LEAD_CAPS * DEFAULT_GPU_CAP_NS;
         assert!(sleep < 100_000_000 && sleep + lead >= 99_000_000, "sleeps until just before the end: {sleep}");
         assert_eq!(window, lead + DEFAULT_GPU_CAP_NS, "then spins at most the lead and one cap");
-        assert_eq!(self::spin(true, UNSET).wake_rung_with(Rung::On), None, "CPU adapters do not spin by default");
-        assert_eq!(self::spin(false, 0).wake_rung_with(Rung::On), None, "a cap of 0 turns it off");
-        assert_eq!(spin.wake_rung_with(Rung::Off), None, "off: a plain sleep");
-        assert_eq!(spin.wake_rung_with(Rung::Auto), spin.wake_rung_with(Rung::On), "auto: a 100 ms wait has it");
-        assert_eq!(spin.wake_rung(), spin.wake_rung_with(rung_setting()), "the setting decides");
+        assert_eq!(
+            self::spin(true, UNSET).wake_rung_with(Rung::On, false),
+            None,
+            "CPU adapters do not spin by default"
+        );
+        assert_eq!(self::spin(false, 0).wake_rung_with(Rung::On, false), None, "a cap of 0 turns it off");
+        assert_eq!(spin.wake_rung_with(Rung::Off, false), None, "off: a plain sleep");
+        assert_eq!(
+            spin.wake_rung_with(Rung::Auto, false),
+            spin.wake_rung_with(Rung::On, false),
+            "auto: a 100 ms wait has it"
+        );
+        assert_eq!(spin.wake_rung(false), spin.wake_rung_with(rung_setting(), false), "the setting decides");
     }
 
     #[test]
@@ -414,14 +456,47 @@ mod tests {
             spin.note(Duration::from_millis(10));
             spin.note(Duration::from_micros(30));
         }
-        assert_eq!(spin.wake_rung_with(Rung::On), Some((10_000_000 - lead, lead + DEFAULT_GPU_CAP_NS)));
-        assert_eq!(spin.wake_rung_with(Rung::Auto), None, "auto: a 10 ms wait sleeps until the GPU signals");
+        assert_eq!(spin.wake_rung_with(Rung::On, false), Some((10_000_000 - lead, lead + DEFAULT_GPU_CAP_NS)));
+        assert_eq!(
+            spin.wake_rung_with(Rung::Auto, false),
+            None,
+            "auto, timed: a 10 ms wait sleeps until the GPU signals"
+        );
+        assert_eq!(
+            spin.wake_rung_with(Rung::Auto, true),
+            spin.wake_rung_with(Rung::On, true),
+            "auto, alarmed: a 10 ms wait has it"
+        );
         // A job of a new length is followed at its first wait.
         spin.note(Duration::from_millis(100));
-        assert_eq!(spin.wake_rung_with(Rung::On).map(|(early, _)| early), Some(100_000_000 - lead));
+        assert_eq!(spin.wake_rung_with(Rung::On, false).map(|(early, _)| early), Some(100_000_000 - lead));
         // Small changes are averaged.
         spin.note(Duration::from_millis(104));
-        assert_eq!(spin.wake_rung_with(Rung::On).map(|(early, _)| early), Some(101_000_000 - lead));
+        assert_eq!(spin.wake_rung_with(Rung::On, false).map(|(early, _)| early), Some(101_000_000 - lead));
+    }
+
+    #[test]
+    fn an_alarmed_early_wake_takes_its_lead_from_the_alarms_lateness() {
+        if env_cap_ns() != UNSET {
+            return;
+        }
+        let spin = spin(false, UNSET);
+        let caps = LEAD_CAPS * DEFAULT_GPU_CAP_NS;
+        for _ in 0..8 {
+            spin.note(Duration::from_millis(10));
+        }
+        let rung = |alarm| spin.wake_rung_with(Rung::On, alarm);
+        assert_eq!(rung(true), Some((10_000_000 - caps, caps + DEFAULT_GPU_CAP_NS)), "no lateness seen: the caps");
+        spin.note_alarm(Duration::from_micros(12));
+        let lead = 2 * 12_000 + ALARM_MARGIN_NS;
+        assert_eq!(rung(true), Some((10_000_000 - lead, lead + DEFAULT_GPU_CAP_NS)), "twice the lateness and a margin");
+        assert_eq!(rung(false).map(|(early, _)| early), Some(10_000_000 - caps), "a timed wait keeps the caps");
+        spin.alarm_late_ns.store(1, Ordering::Relaxed);
+        assert_eq!(rung(true).map(|(early, _)| early), Some(10_000_000 - ALARM_MIN_LEAD_NS), "at least the minimum");
+        for _ in 0..64 {
+            spin.note_alarm(Duration::from_millis(5));
+        }
+        assert_eq!(rung(true).map(|(early, _)| early), Some(10_000_000 - caps), "never more than the caps");
     }
 
     #[test]

@@ -32,15 +32,14 @@
 //! drop. (A sleeper that held the semaphore itself could outlive the Vulkan
 //! device.) Looking one up allocates nothing.
 
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use ash::vk;
-use parking_lot::Mutex;
 use wgpu_core::global::Global;
 use wgpu_core::id::DeviceId;
 
+use crate::engine::alarm::{self, HostSignal};
 use crate::engine::fence::RawFence;
 use crate::engine::spin::{with_fine_timer, Spin};
 use crate::futures::DirectSleep;
@@ -55,20 +54,17 @@ const SLICE_NS: u64 = 1_000_000_000;
 /// cancellation) is seen within this.
 const FENCE_ONLY_SLICE_NS: u64 = 10_000_000;
 
-/// A device's fence and wake semaphore.
+/// A device's fence and wake signal.
 pub(crate) struct FenceWake {
     raw: RawFence,
-    /// `None` on CPU adapters: their drivers emulate timeline semaphores and
-    /// busy-wait on a wait for any of several, so the waiter sleeps on the
-    /// fence alone, in [`FENCE_ONLY_SLICE_NS`] slices.
-    wake: Option<vk::Semaphore>,
-    /// The value the wake semaphore was last signalled to. The lock only
-    /// serialises signals, so that values only grow; nobody reads the count
-    /// through it.
-    count: Mutex<u64>,
-    /// `count`, stored under the lock with every signal: waiters take their
-    /// token from it and a spinning or slice-sleeping waiter checks it.
-    count_hint: AtomicU64,
+    /// The wake count, with its semaphore on GPUs. A count alone on CPU
+    /// adapters: their drivers emulate timeline semaphores and busy-wait on
+    /// a wait for any of several, so the waiter sleeps on the fence alone,
+    /// in [`FENCE_ONLY_SLICE_NS`] slices, and checks the count between
+    /// them. Waiters take their token from the count (a spinning or
+    /// slice-sleeping waiter checks it); the early wake's alarm raises it
+    /// too (`engine/alarm.rs`).
+    wake: Arc<HostSignal>,
 }
 
 impl FenceWake {
@@ -84,28 +80,24 @@ impl FenceWake {
         };
         let raw = RawFence::new(global, device_id)?;
         if !with_wake {
-            return Some(FenceWake { raw, wake: None, count: Mutex::new(0), count_hint: AtomicU64::new(0) });
+            return Some(FenceWake { raw, wake: HostSignal::count_only() });
         }
-        let mut type_info = vk::SemaphoreTypeCreateInfo::default().semaphore_type(vk::SemaphoreType::TIMELINE);
-        let info = vk::SemaphoreCreateInfo::default().push_next(&mut type_info);
-        // SAFETY: a valid create info for a live device; the semaphore is
-        // destroyed in `Drop`, before the device (see `Device::drop`).
-        let wake = match unsafe { raw.device().create_semaphore(&info, None) } {
-            Ok(sem) => sem,
+        // Destroyed in `Drop`, before the device (see `Device::drop`).
+        match HostSignal::with_semaphore(raw.device()) {
+            Ok(wake) => Some(FenceWake { raw, wake }),
             Err(err) => {
                 log::info!(target: "wgpu_shim", "cannot create a wake semaphore ({err}); WaitAny waits on a condition variable");
-                return None;
+                None
             }
-        };
-        Some(FenceWake { raw, wake: Some(wake), count: Mutex::new(0), count_hint: AtomicU64::new(0) })
+        }
     }
 
     /// The wake count now; a sleep started with it ends at the next signal.
     fn token(&self) -> u64 {
-        // The hint, not the lock: it is stored under the lock with every
+        // The count's hint: it is stored under the signal's lock with every
         // count, and the caller holds the registry lock, which a completion
         // takes before it signals.
-        self.count_hint.load(Ordering::Acquire)
+        self.wake.count()
     }
 
     /// Wakes every thread sleeping with an older token.
@@ -114,24 +106,15 @@ impl FenceWake {
             // No sleeper is left: a detached library makes no sleeps.
             return;
         }
-        let mut count = self.count.lock();
-        *count += 1;
-        self.count_hint.store(*count, Ordering::Release);
-        // Without a wake semaphore, a spinning waiter sees the count and a
+        // Without a semaphore, a spinning waiter sees the count and a
         // sleeping one rescans at the end of its slice.
-        let Some(wake) = self.wake else { return };
-        let info = vk::SemaphoreSignalInfo::default().semaphore(wake).value(*count);
-        // SAFETY: a live timeline semaphore of this device, signalled to a
-        // value above its current one (values only grow under the lock).
-        if let Err(err) = unsafe { self.raw.device().signal_semaphore(&info) } {
-            log::warn!(target: "wgpu_shim", "vkSignalSemaphore failed: {err}");
-        }
+        self.wake.signal();
     }
 
     /// Sleeps until the fence passes `seen`, a signal after `token`, or
     /// `timeout_ns`. `false` when the driver reported an error.
     fn sleep(&self, seen: u64, token: u64, timeout_ns: u64) -> bool {
-        let waited = match self.wake {
+        let waited = match self.wake.semaphore() {
             Some(wake) => {
                 let semaphores = [self.raw.fence(), wake];
                 let values = [seen + 1, token + 1];
@@ -143,7 +126,7 @@ impl FenceWake {
                 unsafe { self.raw.device().wait_semaphores(&info, timeout_ns) }
             }
             None => {
-                if self.count_hint.load(Ordering::Acquire) > token {
+                if self.wake.count() > token {
                     return true;
                 }
                 let semaphores = [self.raw.fence()];
@@ -161,18 +144,55 @@ impl FenceWake {
             }
         }
     }
+
+    /// Whether the fence passed `seen` (or cannot be read: the caller then
+    /// stops waiting).
+    fn moved(&self, seen: u64) -> bool {
+        self.raw.value().map_or(true, |v| v > seen)
+    }
+
+    /// The wake rung (`spin.rs`): sleeps until `early` ns from now, then
+    /// spins for `window` and sleeps for the rest of `timeout_ns`, unless
+    /// the fence passes `seen` or a signal after `token` comes first. The
+    /// first sleep waits for the fence and the wake semaphore with no
+    /// driver timeout, and an alarm (`engine/alarm.rs`) raises the wake
+    /// count at `early`; with no alarm, it is a timed driver wait. `false`
+    /// when the driver reported an error.
+    fn sleep_early(&self, spin: &Spin, seen: u64, token: u64, (early, window): (u64, u64), timeout_ns: u64) -> bool {
+        let at = Instant::now() + Duration::from_nanos(early);
+        let armed = self.wake.semaphore().and_then(|_| alarm::arm(at, &self.wake));
+        let Some(armed) = armed else {
+            let mut done = || self.moved(seen) || self.wake.count() > token;
+            return with_fine_timer(|| self.sleep(seen, token, early))
+                && (done() || Spin::spin(window, &mut done) || self.sleep(seen, token, timeout_ns - early));
+        };
+        if !self.sleep(seen, token, timeout_ns) {
+            return false;
+        }
+        let rang = armed.rang();
+        drop(armed);
+        if rang.is_some() {
+            spin.note_alarm(at.elapsed());
+        }
+        // Woken by the alarm alone (the count is its ring, one above the
+        // token), before the fence: spin the predicted end out. Woken by
+        // the fence or by another signal: the caller rescans.
+        let count = self.wake.count();
+        if rang != Some(count) || count != token + 1 || self.moved(seen) {
+            return true;
+        }
+        let mut done = || self.moved(seen) || self.wake.count() > count;
+        Spin::spin(window, &mut done) || self.sleep(seen, count, timeout_ns.saturating_sub(early))
+    }
 }
 
 impl Drop for FenceWake {
     fn drop(&mut self) {
-        if crate::ffi::exit::detached() {
-            // The driver may be torn down: the semaphore goes with the process.
-            return;
-        }
-        let Some(wake) = self.wake else { return };
-        // SAFETY: nobody waits on or signals the semaphore any more: every
-        // sleeper holds the device, which is being dropped.
-        unsafe { self.raw.device().destroy_semaphore(wake, None) };
+        // Nobody waits on or signals the semaphore any more: every sleeper
+        // holds the device, which is being dropped, and an alarm's drop
+        // (before its sleeper returns) ends its ring. `destroy` does nothing
+        // once the library is detached from the driver.
+        self.wake.destroy();
     }
 }
 
@@ -223,7 +243,7 @@ impl DirectSleep for Device {
         let spin = &self.progress.spin;
         // Read once: `wgpuShimInstanceSetSpinWait` may change it meanwhile.
         let cap_ns = spin.cap_ns();
-        let seen = if fw.wake.is_none() && cap_ns == 0 {
+        let seen = if fw.wake.semaphore().is_none() && cap_ns == 0 {
             // The fence alone, no spin (CPU adapters by default): the sleep
             // starts from the last polled value without reading the fence.
             // When the fence is past it, the driver's wait returns at once
@@ -260,24 +280,16 @@ impl DirectSleep for Device {
         // How long the fence took feeds the spin budget and the wake rung,
         // which a cap of 0 (CPU adapters by default) turns off: no clock.
         let start = (cap_ns > 0).then(Instant::now);
-        let mut fence_moved = false;
-        let mut done = || {
-            fence_moved = fw.raw.value().map_or(true, |v| v > seen);
-            fence_moved || fw.count_hint.load(Ordering::Acquire) > token
-        };
-        let slept = spin.short(&mut done)
-            || match spin.wake_rung() {
-                // Sleep until just before the predicted end (on a precise
-                // timer), spin it out, then sleep for the rest if the GPU
-                // is not done yet.
-                Some((early, window)) if early < timeout => {
-                    with_fine_timer(|| fw.sleep(seen, token, early))
-                        && (done() || Spin::spin(window, &mut done) || fw.sleep(seen, token, timeout - early))
-                }
+        let slept = spin.short(|| fw.moved(seen) || fw.wake.count() > token)
+            || match spin.wake_rung(fw.wake.semaphore().is_some()) {
+                // Sleep until just before the predicted end (an alarm ends
+                // that sleep), spin it out, then sleep for the rest if the
+                // GPU is not done yet.
+                Some(rung) if rung.0 < timeout => fw.sleep_early(spin, seen, token, rung, timeout),
                 _ => fw.sleep(seen, token, timeout),
             };
         let now = fw.raw.value();
-        if let Some(start) = start.filter(|_| fence_moved || now.is_ok_and(|v| v > seen)) {
+        if let Some(start) = start.filter(|_| now.is_ok_and(|v| v > seen)) {
             spin.note(start.elapsed());
         }
         let polled = slept && now.is_ok_and(|now| poll_if_progressed(self, now));
