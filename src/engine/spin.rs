@@ -15,28 +15,31 @@
 //!
 //! The second rung is for long waits of regular length (a frame loop, a
 //! job run again and again): the thread sleeps in the driver until a little
-//! before the end the recent long waits predict (`LEAD_CAPS` caps before),
-//! then spins out the end for at most the lead and one cap
-//! ([`Spin::wake_rung`]). The GPU finishing earlier wakes it from the driver
-//! as before; finishing later costs that spin, then a driver sleep. It
-//! costs a few hundred microseconds of CPU per long wait and turns the
-//! driver's wake-up delay into a spin's. The prediction is the last long
-//! wait, averaged with the ones before while they stay within a quarter of
-//! each other: only waits longer than twice the cap feed it, so the short
-//! waits an application makes between its long jobs (a readback of the
-//! result) do not pull it down, and a job of a new length is followed at
-//! its first wait.
+//! before the end the recent long waits predict, then spins out the end for
+//! at most the lead and one cap ([`Spin::wake_rung`]). The GPU finishing
+//! earlier wakes it from the driver as before; finishing later costs that
+//! spin, then a driver sleep. It turns the driver's wake-up delay into a
+//! spin's. The prediction is the last long wait, averaged with the ones
+//! before while they stay within a quarter of each other: only waits longer
+//! than twice the cap feed it, so the short waits an application makes
+//! between its long jobs (a readback of the result) do not pull it down,
+//! and a job of a new length is followed at its first wait.
 //!
-//! By default the second rung serves only waits predicted to last at least
-//! 50 ms (`WGPU_SHIM_WAKE_RUNG`: `on` for every long wait, `off` for none).
-//! Its driver sleep is a timed `vkWaitSemaphores` that ends at its timeout,
-//! and NVIDIA's driver (580) spins before such a timeout: a timed wait that
-//! nothing signals cost 1.0 of a core at 0.1 ms, 0.22–0.39 at 1 ms and
-//! 0.08–0.09 at 5 ms (`benches/driver_wait.rs`'s `timed` probe on the lent
-//! H100). So a long wait costs about 1 ms of CPU with the rung: 0.10
-//! CPU/wall on 10 ms jobs, against about 0.01 without it; on 100 ms jobs
-//! about 0.012 against 0.008, for a wake-up that came 6–120 µs after a
-//! spin's instead of 150–340 µs (docs/DECISIONS.md, "Waiting").
+//! How the driver sleep ends early matters. A timed `vkWaitSemaphores`
+//! that reaches its timeout costs a lot on NVIDIA's driver (580), which
+//! spins before the timeout: a timed wait that nothing signals cost 1.0 of
+//! a core at 0.1 ms, 0.22–0.39 at 1 ms and 0.08–0.09 at 5 ms
+//! (`benches/driver_wait.rs`'s `timed` probe on the lent H100), about 1 ms
+//! of CPU per long wait. So on Vulkan the sleep has no timeout of its own:
+//! the thread waits for the fence or a host semaphore, and the alarm thread
+//! (`alarm.rs`) signals that semaphore at the time asked. The lead then
+//! follows how late the alarms have woken their sleepers (twice that, plus
+//! a margin, between [`ALARM_MIN_LEAD_NS`] and `LEAD_CAPS` caps), and the
+//! rung serves every long wait by default. Where the sleep is a timed wait
+//! (other backends, or no alarm thread), the lead is `LEAD_CAPS` caps and
+//! the rung serves by default only waits predicted to last at least 50 ms,
+//! where its cost is at most 2 % (`WGPU_SHIM_WAKE_RUNG`: `on` for every
+//! long wait, `off` for none; docs/DECISIONS.md, "Waiting").
 //!
 //! Before the first rung's spin, a wait that is expected to be short naps
 //! (Linux): the thread sleeps on a precise timer (`clock_nanosleep`, with

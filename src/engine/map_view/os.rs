@@ -9,10 +9,30 @@ pub(super) fn page_size() -> usize {
     *PAGE.get_or_init(imp::page_size)
 }
 
-pub(super) use imp::{
-    block_file, discard, duplicate, fresh, give_back, grow_file, map_block, punch, release, retire_fault, retire_zero,
-    take,
-};
+#[cfg(target_os = "linux")]
+pub(super) use imp::{block_file, grow_file, map_block, punch};
+pub(super) use imp::{discard, duplicate, fresh, give_back, release, retire_fault, retire_zero, take};
+#[cfg(not(target_os = "linux"))]
+pub(super) use no_blocks::{block_file, grow_file, map_block, punch};
+
+/// Systems other than Linux have no blocks (`blocks.rs`): chunks keep fresh
+/// pages.
+#[cfg(not(target_os = "linux"))]
+mod no_blocks {
+    pub(in crate::engine::map_view) fn block_file() -> Option<i32> {
+        None
+    }
+
+    pub(in crate::engine::map_view) fn grow_file(_fd: i32, _len: usize) -> bool {
+        false
+    }
+
+    pub(in crate::engine::map_view) fn map_block(_addr: usize, _len: usize, _fd: i32, _off: usize) -> bool {
+        false
+    }
+
+    pub(in crate::engine::map_view) fn punch(_fd: i32, _off: usize, _len: usize) {}
+}
 
 #[cfg(unix)]
 mod imp {
@@ -86,25 +106,6 @@ mod imp {
         // SAFETY: a range of the blocks' own memfd, mapped nowhere.
         unsafe { libc::fallocate(fd, libc::FALLOC_FL_PUNCH_HOLE | libc::FALLOC_FL_KEEP_SIZE, off, len) };
     }
-
-    /// Other systems have no blocks: chunks keep fresh pages.
-    #[cfg(not(target_os = "linux"))]
-    pub(in crate::engine::map_view) fn block_file() -> Option<i32> {
-        None
-    }
-
-    #[cfg(not(target_os = "linux"))]
-    pub(in crate::engine::map_view) fn grow_file(_fd: i32, _len: usize) -> bool {
-        false
-    }
-
-    #[cfg(not(target_os = "linux"))]
-    pub(in crate::engine::map_view) fn map_block(_addr: usize, _len: usize, _fd: i32, _off: usize) -> bool {
-        false
-    }
-
-    #[cfg(not(target_os = "linux"))]
-    pub(in crate::engine::map_view) fn punch(_fd: i32, _off: usize, _len: usize) {}
 
     /// A second mapping of the `len` shared pages at `addr` (page-aligned),
     /// at a new address; `None` when the pages are not shared or there is
@@ -317,21 +318,6 @@ mod imp {
     /// a page holds either what it held (zeros) or a fresh zeroed page, and
     /// unlocking a range that is not locked takes it out of the working set.
     /// Decommitted pages (fault mode) stay decommitted.
-    /// Windows has no blocks (`blocks.rs`): chunks keep fresh pages.
-    pub(in crate::engine::map_view) fn block_file() -> Option<i32> {
-        None
-    }
-
-    pub(in crate::engine::map_view) fn grow_file(_fd: i32, _len: usize) -> bool {
-        false
-    }
-
-    pub(in crate::engine::map_view) fn map_block(_addr: usize, _len: usize, _fd: i32, _off: usize) -> bool {
-        false
-    }
-
-    pub(in crate::engine::map_view) fn punch(_fd: i32, _off: usize, _len: usize) {}
-
     pub(in crate::engine::map_view) fn discard(addr: usize, len: usize) {
         // SAFETY: a range of this module's reservations whose bytes are
         // zeros or not committed; neither call changes what a read gives.

@@ -16,7 +16,9 @@
 //!   (the progress thread, another API call, the instance's release). The
 //!   waiter reads the wake count under the registry lock after finding its
 //!   futures pending, so no completion can slip between its scan and its
-//!   sleep.
+//!   sleep. The wait ladder's early wake (`engine/spin.rs`) has the alarm
+//!   thread (`engine/alarm.rs`) signal it too, at the time the sleep should
+//!   end, so that the driver's wait needs no timeout.
 //!
 //! Drivers that emulate timeline semaphores (Mesa's lavapipe, a CPU adapter)
 //! busy-wait on a wait for any of several, so on CPU adapters there is no
