@@ -460,16 +460,21 @@ def run_driver_wait(args, env: dict, rounds: int) -> list[dict]:
         if recs is None:
             continue
         for rec in recs:
-            # `timed` records differ by timer slack and timeout as well.
-            key = (rec.get("scenario"), rec.get("how"), rec.get("slack_ns"), rec.get("timeout_us"))
+            # `timed` records differ by timer slack and timeout as well,
+            # `host_wake` ones by how long the waiter slept.
+            key = (rec.get("scenario"), rec.get("how"), rec.get("slack_ns"), rec.get("timeout_us"), rec.get("sleep_ms"))
             runs.setdefault(key, []).append(rec)
         log(f"driver_wait round {r}: done")
     out = []
-    for (scenario, how, slack_ns, timeout_us), recs in runs.items():
+    for (scenario, how, slack_ns, timeout_us, sleep_ms), recs in runs.items():
         merged = {"scenario": scenario, "how": how, "rounds": len(recs)}
         if timeout_us is not None:
             merged.update(slack_ns=slack_ns, timeout_us=timeout_us)
-        for key in ("median_us", "p99_us", "cpu_over_wall", "late_median_us", "late_p99_us"):
+        if sleep_ms is not None:
+            merged.update(sleep_ms=sleep_ms)
+        for key in ("median_us", "p99_us", "cpu_over_wall", "late_median_us", "late_p99_us", "signal_late_median_us",
+                    "wake_after_signal_median_us", "wake_after_signal_p99_us", "wake_late_median_us",
+                    "wake_late_p99_us", "timer_cpu_over_wall"):
             value = median_of(recs, key)
             if value is not None:
                 merged[key] = value
