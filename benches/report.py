@@ -1161,11 +1161,11 @@ GAPS = """\
     its timeout (1.0 CPU/wall at 0.1 ms, 0.22–0.39 at 1 ms, 0.08–0.09 at 5 ms), and the early wake is
     such a wait. Measured on 2141ecc with it on and off (two runs each, docs/DECISIONS.md "Waiting"):
     on 10 ms jobs it costs 0.105–0.107 CPU/wall against 0.011–0.012 off, for a callback about 100 µs
-    sooner; on 100 ms jobs 0.011–0.013 against 0.008, for one 140–220 µs sooner. Since then
-    (`WGPU_SHIM_WAKE_RUNG=auto`, the default) it serves only waits predicted to last 50 ms or more,
-    where its 1 ms is at most 2 % of the wait; that build did not run on the GPU. Both halves of the
-    goal together need the driver sleep ended by a host signal at the predicted time rather than by a
-    timeout; not built yet.
+    sooner; on 100 ms jobs 0.011–0.013 against 0.008, for one 140–220 µs sooner. e374e6e then kept it
+    for waits predicted to last 50 ms or more, where its 1 ms is at most 2 % of the wait. 12c66ba ends
+    the driver sleep by an alarm instead (`src/engine/alarm.rs`: an alarm thread on a precise OS timer
+    signals a host semaphore the sleeping thread waits on beside the fence), so that no timed wait
+    reaches its timeout, and serves every long wait again; neither build has run on the GPU yet.
   - *Goal 3, spontaneous callbacks.* The application thread's own wake from its condition variable (the
     handoff below) comes on top of WaitAny's path, so 1.15× is not reachable for an application that
     sleeps while it waits.
