@@ -17,7 +17,9 @@
 //! in progress: once the drop returns, the alarm never touches its signal.
 //! A [`HostSignal`]'s semaphore is destroyed by its owner
 //! ([`HostSignal::destroy`], before the Vulkan device goes); a signal after
-//! that only counts.
+//! that only counts. At exit, the exit barrier waits for a ring in
+//! progress ([`quiesce`]) once the library is detached from the driver;
+//! rings after that make no driver call.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -143,10 +145,13 @@ impl Drop for Armed {
     }
 }
 
+/// The alarm thread's alarms once it was asked for (`None` inside: it could
+/// not be started).
+static ALARMS: OnceLock<Option<&'static Alarms>> = OnceLock::new();
+
 /// The alarm thread, started at the first alarm; `None` if it could not be
 /// started.
 fn alarms() -> Option<&'static Alarms> {
-    static ALARMS: OnceLock<Option<&'static Alarms>> = OnceLock::new();
     *ALARMS.get_or_init(|| {
         let alarms: &'static Alarms =
             Box::leak(Box::new(Alarms { entries: Mutex::new((Vec::new(), 0)), cond: Condvar::new() }));
@@ -159,6 +164,18 @@ fn alarms() -> Option<&'static Alarms> {
             }
         }
     })
+}
+
+/// The exit barrier's part (`exit.rs`), once the library is detached from
+/// the driver: waits, up to `timeout`, for a ring in progress to leave the
+/// driver (a ring holds the alarms' lock; later rings see the library
+/// detached and make no driver call). Whether no ring is in the driver.
+#[cfg_attr(windows, allow(dead_code))] // The exit barrier's work, which Windows skips (exit.rs).
+pub(crate) fn quiesce(timeout: std::time::Duration) -> bool {
+    match ALARMS.get() {
+        Some(Some(alarms)) => alarms.entries.try_lock_for(timeout).is_some(),
+        _ => true,
+    }
 }
 
 /// Arms an alarm that signals `signal` at `at`; `None` when there is no

@@ -24,7 +24,8 @@
 //!    application whose runtime may already be finalized (Python's is by
 //!    then). They run at the end of the next API call, if one comes;
 //! 3. the library is *detached* (`ffi::exit::detached`, flags the boundary
-//!    reads too): it makes no driver call any
+//!    reads too), and the barrier waits (bounded) for the alarm thread to
+//!    finish a signal it may be making (`alarm.rs`): it makes no driver call any
 //!    more. Releases leak what they would free (the process is ending), new
 //!    instances are refused, polls do nothing, and asynchronous calls
 //!    complete at once with `CallbackCancelled` (their instance is closed).
@@ -143,6 +144,9 @@ pub(crate) fn barrier() {
         crate::ffi::boundary::catching("an instance at exit", || hook.at_exit());
     }
     detach();
+    if !crate::engine::alarm::quiesce(LEAVE_TIMEOUT) {
+        log::warn!(target: "wgpu_shim", "exit barrier: the alarm thread is still signalling after {LEAVE_TIMEOUT:?}");
+    }
     log::debug!(target: "wgpu_shim", "exit barrier: detached from the driver");
 }
 
