@@ -123,10 +123,14 @@ enum Rung {
 /// the wait.
 const RUNG_MIN_NS: u64 = 50_000_000;
 
-/// The shortest lead of an alarmed early wake, and the margin added to
-/// twice the alarms' recent lateness to make its lead.
+/// The shortest lead of an alarmed early wake, and the margin added to the
+/// alarms' recent lateness to make its lead.
 const ALARM_MIN_LEAD_NS: u64 = 20_000;
 const ALARM_MARGIN_NS: u64 = 10_000;
+
+/// The early wake's window widens by at most the predicted wait over this
+/// on each side.
+const SPREAD_DIVISOR: u64 = 400;
 
 /// `WGPU_SHIM_WAKE_RUNG`, read once: `on`, `off`, or `auto` (the default).
 fn rung_setting() -> Rung {
@@ -171,8 +175,14 @@ pub(crate) struct Spin {
     /// The predicted length of a short wait (0: none learned yet), which
     /// the nap sleeps through less its lead.
     short_ns: AtomicU64,
-    /// How late an alarm woke a sleeper, recently (an average; 0: none
-    /// seen yet), from which an alarmed early wake takes its lead.
+    /// How far long waits stray from the prediction (an average of the
+    /// differences), which widens the early wake's window.
+    long_dev_ns: AtomicU64,
+    /// How late an alarm woke a sleeper, recently (0: none seen yet): an
+    /// estimate that rises by a quarter of a later wake's excess and falls
+    /// by a thirty-second of an earlier one's shortfall, so that about nine
+    /// wakes in ten come before it. An alarmed early wake takes its lead
+    /// from it.
     alarm_late_ns: AtomicU64,
 }
 
@@ -186,6 +196,7 @@ impl Spin {
             recent_ns: AtomicU64::new(0),
             long_ns: AtomicU64::new(0),
             short_ns: AtomicU64::new(0),
+            long_dev_ns: AtomicU64::new(0),
             alarm_late_ns: AtomicU64::new(0),
         }
     }
@@ -227,28 +238,33 @@ impl Spin {
         let cap = self.cap_ns();
         let long = self.long_ns.load(Ordering::Relaxed);
         let lead = self.lead_ns(cap, alarm);
+        // Jobs that stray from their average (a GPU's clocks) widen the
+        // window on both sides of the predicted end, by twice their recent
+        // deviation, at most a 400th of the wait: the window's spin then
+        // costs at most about half a percent of a core more.
+        let spread = (2 * self.long_dev_ns.load(Ordering::Relaxed)).min(long / SPREAD_DIVISOR);
         let wanted = match setting {
             Rung::Off => false,
             Rung::Auto => alarm || long >= RUNG_MIN_NS,
             Rung::On => true,
         };
-        if !wanted || cap == 0 || long <= 2 * lead {
+        if !wanted || cap == 0 || long <= 2 * (lead + spread) {
             return None;
         }
-        Some((long - lead, lead + cap))
+        Some((long - lead - spread, lead + cap + 2 * spread))
     }
 
     /// How long before a long wait's predicted end its early wake ends: an
-    /// alarmed one twice its alarms' recent lateness and a margin (at least
-    /// [`ALARM_MIN_LEAD_NS`]), until then, or for a timed driver wait,
-    /// [`LEAD_CAPS`] caps. Never more than those caps.
+    /// alarmed one the alarms' recent lateness and a margin (at least
+    /// [`ALARM_MIN_LEAD_NS`]), until a lateness is known, or for a timed
+    /// driver wait, [`LEAD_CAPS`] caps. Never more than those caps.
     fn lead_ns(&self, cap: u64, alarm: bool) -> u64 {
         let caps = LEAD_CAPS * cap;
         let late = self.alarm_late_ns.load(Ordering::Relaxed);
         if !alarm || late == 0 {
             return caps;
         }
-        (2 * late + ALARM_MARGIN_NS).max(ALARM_MIN_LEAD_NS).min(caps)
+        (late + ALARM_MARGIN_NS).max(ALARM_MIN_LEAD_NS).min(caps)
     }
 
     /// Records how late an alarm woke its sleeper (from the alarm's time
@@ -256,7 +272,11 @@ impl Spin {
     pub(crate) fn note_alarm(&self, late: Duration) {
         let ns = u64::try_from(late.as_nanos()).unwrap_or(u64::MAX).clamp(1, MAX_CAP_NS);
         let old = self.alarm_late_ns.load(Ordering::Relaxed);
-        let new = if old == 0 { ns } else { old - old / 4 + ns / 4 };
+        let new = match old {
+            0 => ns,
+            _ if ns > old => old + (ns - old) / 4,
+            _ => old - (old - ns) / 32,
+        };
         self.alarm_late_ns.store(new.max(1), Ordering::Relaxed);
     }
 
@@ -270,8 +290,16 @@ impl Spin {
             // A long wait: the wake rung's prediction follows it, at once
             // when it differs from the prediction by more than a quarter.
             let old = self.long_ns.load(Ordering::Relaxed);
-            let new = if ns.abs_diff(old) > old / 4 { ns } else { old - old / 4 + ns / 4 };
-            self.long_ns.store(new, Ordering::Relaxed);
+            let diff = ns.abs_diff(old);
+            if diff > old / 4 {
+                // A job of a new length: its deviation is learned anew.
+                self.long_ns.store(ns, Ordering::Relaxed);
+                self.long_dev_ns.store(0, Ordering::Relaxed);
+            } else {
+                self.long_ns.store(old - old / 4 + ns / 4, Ordering::Relaxed);
+                let dev = self.long_dev_ns.load(Ordering::Relaxed);
+                self.long_dev_ns.store(dev - dev / 4 + diff / 4, Ordering::Relaxed);
+            }
         }
     }
 
@@ -473,9 +501,11 @@ mod tests {
         // A job of a new length is followed at its first wait.
         spin.note(Duration::from_millis(100));
         assert_eq!(spin.wake_rung_with(Rung::On, false).map(|(early, _)| early), Some(100_000_000 - lead));
-        // Small changes are averaged.
+        // Small changes are averaged (and widen the window: the deviation,
+        // a quarter of 4 ms, doubled, is over a 400th of the wait).
         spin.note(Duration::from_millis(104));
-        assert_eq!(spin.wake_rung_with(Rung::On, false).map(|(early, _)| early), Some(101_000_000 - lead));
+        let spread = 101_000_000 / SPREAD_DIVISOR;
+        assert_eq!(spin.wake_rung_with(Rung::On, false).map(|(early, _)| early), Some(101_000_000 - lead - spread));
     }
 
     #[test]
@@ -491,8 +521,8 @@ mod tests {
         let rung = |alarm| spin.wake_rung_with(Rung::On, alarm);
         assert_eq!(rung(true), Some((10_000_000 - caps, caps + DEFAULT_GPU_CAP_NS)), "no lateness seen: the caps");
         spin.note_alarm(Duration::from_micros(12));
-        let lead = 2 * 12_000 + ALARM_MARGIN_NS;
-        assert_eq!(rung(true), Some((10_000_000 - lead, lead + DEFAULT_GPU_CAP_NS)), "twice the lateness and a margin");
+        let lead = 12_000 + ALARM_MARGIN_NS;
+        assert_eq!(rung(true), Some((10_000_000 - lead, lead + DEFAULT_GPU_CAP_NS)), "the lateness and a margin");
         assert_eq!(rung(false).map(|(early, _)| early), Some(10_000_000 - caps), "a timed wait keeps the caps");
         spin.alarm_late_ns.store(1, Ordering::Relaxed);
         assert_eq!(rung(true).map(|(early, _)| early), Some(10_000_000 - ALARM_MIN_LEAD_NS), "at least the minimum");
@@ -500,6 +530,54 @@ mod tests {
             spin.note_alarm(Duration::from_millis(5));
         }
         assert_eq!(rung(true).map(|(early, _)| early), Some(10_000_000 - caps), "never more than the caps");
+    }
+
+    #[test]
+    fn the_lateness_estimate_sits_near_the_ninth_decile() {
+        let spin = spin(false, UNSET);
+        // Wakes 40 to 130 µs late, evenly spread, over and over.
+        for i in 0..4000u64 {
+            spin.note_alarm(Duration::from_micros(40 + (i * 37) % 91));
+        }
+        let late = spin.alarm_late_ns.load(Ordering::Relaxed);
+        assert!((105_000..=128_000).contains(&late), "about nine wakes in ten come before it: {late}");
+        // A run of earlier wakes brings it down slowly, a later one up fast.
+        spin.note_alarm(Duration::from_micros(10));
+        assert!(spin.alarm_late_ns.load(Ordering::Relaxed) > late - late / 16);
+        spin.note_alarm(Duration::from_micros(500));
+        assert!(spin.alarm_late_ns.load(Ordering::Relaxed) > late + 80_000);
+    }
+
+    #[test]
+    fn jobs_that_stray_widen_the_window_within_a_bound() {
+        if env_cap_ns() != UNSET {
+            return;
+        }
+        let cap = DEFAULT_GPU_CAP_NS;
+        let lead = LEAD_CAPS * cap;
+        let spin = spin(false, UNSET);
+        for _ in 0..32 {
+            spin.note(Duration::from_millis(100));
+        }
+        assert_eq!(spin.wake_rung_with(Rung::On, false), Some((100_000_000 - lead, lead + cap)), "steady: no spread");
+        // 100 ms jobs, 60 µs either side.
+        for i in 0..64 {
+            spin.note(Duration::from_micros(if i % 2 == 0 { 99_940 } else { 100_060 }));
+        }
+        let (early, window) = spin.wake_rung_with(Rung::On, false).expect("a rung");
+        let spread = spin.long_ns.load(Ordering::Relaxed) - lead - early;
+        assert!((80_000..=140_000).contains(&spread), "about twice the deviation: {spread}");
+        assert_eq!(window, lead + cap + 2 * spread, "on both sides of the predicted end");
+        // Jobs that stray far: the spread stops at a 400th of the wait.
+        for i in 0..64 {
+            spin.note(Duration::from_micros(if i % 2 == 0 { 98_000 } else { 102_000 }));
+        }
+        let (early, _) = spin.wake_rung_with(Rung::On, false).expect("a rung");
+        let long = spin.long_ns.load(Ordering::Relaxed);
+        assert_eq!(long - lead - early, long / SPREAD_DIVISOR);
+        // A job of a new length starts without spread.
+        spin.note(Duration::from_millis(50));
+        assert_eq!(spin.wake_rung_with(Rung::On, false), Some((50_000_000 - lead, lead + cap)));
     }
 
     #[test]
