@@ -33,9 +33,12 @@
 //! of CPU per long wait. So on Vulkan the sleep has no timeout of its own:
 //! the thread waits for the fence or a host semaphore, and the alarm thread
 //! (`alarm.rs`) signals that semaphore at the time asked. The lead then
-//! follows how late the alarms have woken their sleepers (twice that, plus
-//! a margin, between [`ALARM_MIN_LEAD_NS`] and `LEAD_CAPS` caps), and the
-//! rung serves every long wait by default. Where the sleep is a timed wait
+//! follows how late the alarms have woken their sleepers (the lateness
+//! about nine wakes in ten come before, plus a margin, between
+//! [`ALARM_MIN_LEAD_NS`] and `LEAD_CAPS` caps), and the rung serves every
+//! long wait by default. Jobs whose length strays (a GPU's clocks) widen
+//! the spin on both sides of the predicted end by twice their recent
+//! deviation, at most a 400th of the wait. Where the sleep is a timed wait
 //! (other backends, or no alarm thread), the lead is `LEAD_CAPS` caps and
 //! the rung serves by default only waits predicted to last at least 50 ms,
 //! where its cost is at most 2 % (`WGPU_SHIM_WAKE_RUNG`: `on` for every
@@ -127,6 +130,11 @@ const RUNG_MIN_NS: u64 = 50_000_000;
 /// alarms' recent lateness to make its lead.
 const ALARM_MIN_LEAD_NS: u64 = 20_000;
 const ALARM_MARGIN_NS: u64 = 10_000;
+
+/// An alarmed early wake's lead is at most the predicted wait over this,
+/// and at most `ALARM_MAX_LEAD_NS`, where it exceeds `LEAD_CAPS` caps.
+const ALARM_LEAD_DIVISOR: u64 = 64;
+const ALARM_MAX_LEAD_NS: u64 = 1_000_000;
 
 /// The early wake's window widens by at most the predicted wait over this
 /// on each side.
@@ -237,7 +245,7 @@ impl Spin {
     fn wake_rung_with(&self, setting: Rung, alarm: bool) -> Option<(u64, u64)> {
         let cap = self.cap_ns();
         let long = self.long_ns.load(Ordering::Relaxed);
-        let lead = self.lead_ns(cap, alarm);
+        let lead = self.lead_ns(cap, alarm, long);
         // Jobs that stray from their average (a GPU's clocks) widen the
         // window on both sides of the predicted end, by twice their recent
         // deviation, at most a 400th of the wait: the window's spin then
@@ -257,14 +265,18 @@ impl Spin {
     /// How long before a long wait's predicted end its early wake ends: an
     /// alarmed one the alarms' recent lateness and a margin (at least
     /// [`ALARM_MIN_LEAD_NS`]), until a lateness is known, or for a timed
-    /// driver wait, [`LEAD_CAPS`] caps. Never more than those caps.
-    fn lead_ns(&self, cap: u64, alarm: bool) -> u64 {
+    /// driver wait, [`LEAD_CAPS`] caps. An alarmed lead exceeds those caps
+    /// only where the alarms wake that late (a machine whose idle CPUs wake
+    /// slowly), up to a 64th of the predicted wait `long` and at most
+    /// [`ALARM_MAX_LEAD_NS`].
+    fn lead_ns(&self, cap: u64, alarm: bool, long: u64) -> u64 {
         let caps = LEAD_CAPS * cap;
         let late = self.alarm_late_ns.load(Ordering::Relaxed);
         if !alarm || late == 0 {
             return caps;
         }
-        (late + ALARM_MARGIN_NS).max(ALARM_MIN_LEAD_NS).min(caps)
+        let most = caps.max((long / ALARM_LEAD_DIVISOR).min(ALARM_MAX_LEAD_NS));
+        (late + ALARM_MARGIN_NS).max(ALARM_MIN_LEAD_NS).min(most)
     }
 
     /// Records how late an alarm woke its sleeper (from the alarm's time
@@ -529,7 +541,16 @@ mod tests {
         for _ in 0..64 {
             spin.note_alarm(Duration::from_millis(5));
         }
-        assert_eq!(rung(true).map(|(early, _)| early), Some(10_000_000 - caps), "never more than the caps");
+        let most = 10_000_000 / ALARM_LEAD_DIVISOR;
+        assert_eq!(rung(true).map(|(early, _)| early), Some(10_000_000 - most), "slow alarms: a 64th of the wait");
+        for _ in 0..8 {
+            spin.note(Duration::from_millis(200));
+        }
+        assert_eq!(rung(true).map(|(early, _)| early), Some(200_000_000 - ALARM_MAX_LEAD_NS), "at most 1 ms");
+        for _ in 0..8 {
+            spin.note(Duration::from_millis(4));
+        }
+        assert_eq!(rung(true).map(|(early, _)| early), Some(4_000_000 - caps), "never less than the caps allow");
     }
 
     #[test]
