@@ -1144,28 +1144,34 @@ METHOD = """\
 GAPS = """\
 ## Where the remaining gaps come from
 
-- **Issue 34's goals** (the h100 run: wgpu-shim 09b5b0c, default release build; the lent machine was an
-  NVIDIA H100 in a virtual machine: no H200 came; the run before, of eef11e7, is in the issue's notes).
-  - *Goal 1, a WaitAny round trip at a spin's latency and ≤ 0.35 CPU/wall.* WaitAny took 33.6 µs against
-    wgpu-native's spin's 32.7 µs (1.03×; eef11e7 took 1.12× on another day's machine). Two changes since
-    eef11e7 are on this path: MapAsync only registers the map (d504679), and a small map no longer
-    faults in a fresh page for its copy (09b5b0c: chunks' memory is reused, docs/MAPPING.md). For the
-    CPU half, a nap on a precise timer (`clock_nanosleep`, 1 ns timer slack) was tried (24fdc9c): on
-    that machine a nap woke 4.7–4.8 µs late and cost 4.9 µs of CPU, so within a wait of about 26 µs it
-    cut the CPU only by lengthening the round trip (48.0 µs at 0.64 process CPU/wall with an 8 µs
-    lead). Napping is off by default (docs/DECISIONS.md, "Waiting"), so the CPU half is not met.
-  - *Goal 2, the wake-up after a long job.* In this run the wait ladder's early wake was still on: the
-    callback came 28.6 µs before a spin's after a 10 ms job and 10.4 µs after it after a 100 ms job, but
-    the waiting thread spent about 1 ms of CPU per long wait (0.10 CPU/wall on 10 ms jobs).
-    `benches/driver_wait.rs`'s `timed` probe found why: NVIDIA's timed `vkWaitSemaphores` spins before
-    its timeout (1.0 CPU/wall at 0.1 ms, 0.22–0.39 at 1 ms, 0.08–0.09 at 5 ms), and the early wake is
-    such a wait. Measured on 2141ecc with it on and off (two runs each, docs/DECISIONS.md "Waiting"):
-    on 10 ms jobs it costs 0.105–0.107 CPU/wall against 0.011–0.012 off, for a callback about 100 µs
-    sooner; on 100 ms jobs 0.011–0.013 against 0.008, for one 140–220 µs sooner. e374e6e then kept it
-    for waits predicted to last 50 ms or more, where its 1 ms is at most 2 % of the wait. 12c66ba ends
-    the driver sleep by an alarm instead (`src/engine/alarm.rs`: an alarm thread on a precise OS timer
-    signals a host semaphore the sleeping thread waits on beside the fence), so that no timed wait
-    reaches its timeout, and serves every long wait again; neither build has run on the GPU yet.
+- **Issue 34's goals** (the h200 run: wgpu-shim 27ba309, default release build, on the lent NVIDIA H200,
+  2026-12-06, the first H200 the device tool gave; the h100 run: 09b5b0c on the lent H100).
+  - *Goal 1, a WaitAny round trip at a spin's latency and ≤ 0.35 CPU/wall.* On the H200 WaitAny took 31.4
+    µs against wgpu-native's spin's 31.1 µs (1.009×), on the H100 33.6 against 32.7 µs (1.03×). Two
+    changes since eef11e7 are on this path: MapAsync only registers the map (d504679), and a small map no
+    longer faults in a fresh page for its copy (09b5b0c: chunks' memory is reused, docs/MAPPING.md). For
+    the CPU half, a nap on a precise timer (`clock_nanosleep`, 1 ns timer slack) was tried (24fdc9c): on
+    the H100 a nap woke 4.7–4.8 µs late and cost 4.9 µs of CPU, so within a wait of about 26 µs it cut the
+    CPU only by lengthening the round trip (48.0 µs at 0.64 process CPU/wall with an 8 µs lead). Napping
+    is off by default (docs/DECISIONS.md, "Waiting"), so the CPU half is not met.
+  - *Goal 2, the wake-up after a long job.* The wait ladder's early wake sleeps in the driver until a
+    little before a long job's predicted end and spins the end out. Until e374e6e that sleep was a timed
+    `vkWaitSemaphores`, and `benches/driver_wait.rs`'s `timed` probe found that NVIDIA's timed wait spins
+    before its timeout (1.0 CPU/wall at 0.1 ms, 0.22–0.44 at 1 ms, 0.06–0.10 at 5 ms): about 1 ms of CPU
+    per long wait, 0.105 CPU/wall on 10 ms jobs (2141ecc). Since 12c66ba an alarm ends it instead
+    (`src/engine/alarm.rs`: an alarm thread on a precise OS timer signals a host semaphore the sleeping
+    thread waits on beside the fence), and since 27ba309 the window widens with the jobs' own spread.
+    Measured on the lent H100 (3e24205 and 27ba309, four runs each in one session, docs/DECISIONS.md
+    "Waiting"): WaitAny's callback after a 10 ms job came 8 µs before to 5 µs after a spin's, at 0.020–0.026
+    process CPU/wall (early wake off: 52–82 µs after, at 0.009–0.011), and after a 100 ms job 14 µs before
+    to 78 µs after, at 0.010–0.012 (off: 103–148 µs after, at 0.007–0.008). So on the H100 the 10 ms
+    latency half is met and its CPU half is not (by up to 0.006), and the 100 ms CPU half is met. On the
+    H200 (27ba309, this page's h200 run) the early wake gained nothing: that machine's driver wakes a
+    thread late, 185–197 µs after a GPU signal (`driver_wait` late10) and 144–208 µs after an alarm's
+    time (`driver_wait` host_wake), beyond the 150 µs lead 27ba309 allowed. 3e24205 lets the lead follow
+    such lateness up to a 64th of the wait; it has not run on an H200. Waking that thread without the
+    driver (the alarm on a futex, with another thread watching the fence for a job that ends early) would
+    take the driver's wake-up out of the early wake altogether; not built.
   - *Goal 3, spontaneous callbacks.* The application thread's own wake from its condition variable (the
     handoff below) comes on top of WaitAny's path, so 1.15× is not reachable for an application that
     sleeps while it waits.
@@ -1184,7 +1190,8 @@ GAPS = """\
       the pages of retired chunks are reused under new addresses on Linux (docs/MAPPING.md): the map
       cycle takes 1.2 µs there against wgpu-native's 0.55 (best round medians, lavapipe-default), the rest
       being the chunks' mapping and replacing.
-- **The wait ladder on a GPU** (the h200 run; `src/engine/spin.rs`, docs/ARCHITECTURE.md "The wait ladder").
+- **The wait ladder on a GPU** (the earlier H200 run, of dee9c92's profile-guided build on 2026-12-03, since
+  replaced on this page by 27ba309's; `src/engine/spin.rs`, docs/ARCHITECTURE.md "The wait ladder").
   A thread waiting for the device fence (WaitAny's direct wait, `wgpuDevicePoll`, the progress thread) first
   checks it for up to 50 µs while the device's recent waits are short; for long waits of regular length it
   sleeps in the driver until 3 caps (150 µs) before the recent average and spins out the end, for at most
@@ -1274,7 +1281,7 @@ GAPS = """\
     five alternating rounds of the plain and the profile-guided build of dee9c92 (4 KiB round trip, medians of
     the round medians) gave 32.7 against 31.6 µs for WaitAny, 1.61 against 1.60 ms for 10,000 WaitAny futures,
     0.73 against 0.68 µs for a buffer's create and release, and 5.6 against 5.3 µs for an empty submit; the h200
-    section above measures the profile-guided build.
+    run of 2026-12-03 measured the profile-guided build (the h200 section above is 27ba309's default build).
   - **Tried, and no measurable change** (three to five alternating rounds each, about 1 µs of noise): WaitAny's
     scan lists as inline small vectors (kept: fewer instructions), the delivery chunk as one too (reverted: it
     slowed every delivered event of a burst, below), a fence sleep without the 10 ms slice, a WaitAny that skips

@@ -34,8 +34,9 @@
 //! the thread waits for the fence or a host semaphore, and the alarm thread
 //! (`alarm.rs`) signals that semaphore at the time asked. The lead then
 //! follows how late the alarms have woken their sleepers (the lateness
-//! about nine wakes in ten come before, plus a margin, between
-//! [`ALARM_MIN_LEAD_NS`] and `LEAD_CAPS` caps), and the rung serves every
+//! about nine wakes in ten come before, plus a margin, at least
+//! [`ALARM_MIN_LEAD_NS`]; over `LEAD_CAPS` caps only where alarms wake
+//! that late, up to a 64th of the wait and 1 ms), and the rung serves every
 //! long wait by default. Jobs whose length strays (a GPU's clocks) widen
 //! the spin on both sides of the predicted end by twice their recent
 //! deviation, at most a 400th of the wait. Where the sleep is a timed wait
