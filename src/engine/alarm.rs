@@ -21,9 +21,9 @@
 //! progress ([`quiesce`]) once the library is detached from the driver;
 //! rings after that make no driver call.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use ash::vk;
 use parking_lot::{Condvar, Mutex};
@@ -34,11 +34,26 @@ pub(crate) struct HostSignal {
     /// The device and semaphore; `None`: a count alone (the waiter then
     /// checks it between slices or while it spins).
     sem: Option<(ash::Device, vk::Semaphore)>,
-    /// The value signalled last, and whether the semaphore is still alive.
-    /// The lock serialises signals so that values only grow.
-    count: Mutex<(u64, bool)>,
+    /// The value signalled last, whether the semaphore is still alive, and
+    /// how many nudges were made. The lock serialises signals so that
+    /// values only grow.
+    count: Mutex<(u64, bool, u64)>,
     /// The count, stored under the lock with every signal, for readers.
     hint: AtomicU64,
+    /// Threads in [`HostSignal::nap_until`], and the condition variable
+    /// they sleep on: a signal or a [`HostSignal::nudge`] wakes them.
+    nappers: AtomicUsize,
+    nap: Condvar,
+}
+
+/// How [`HostSignal::nap_until`] ended.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Nap {
+    /// A signal raised the count past the token, a nudge came, or `done`
+    /// held.
+    Woken,
+    /// The time came first; the thread woke this long after it.
+    TimedOut { late: Duration },
 }
 
 impl HostSignal {
@@ -50,16 +65,23 @@ impl HostSignal {
         // SAFETY: a valid create info for a live device; the owner destroys
         // the semaphore (`destroy`) before the device.
         let sem = unsafe { device.create_semaphore(&info, None) }?;
-        Ok(Arc::new(HostSignal {
-            sem: Some((device.clone(), sem)),
-            count: Mutex::new((0, true)),
-            hint: AtomicU64::new(0),
-        }))
+        Ok(Arc::new(HostSignal::new(Some((device.clone(), sem)))))
     }
 
     /// A count without a semaphore.
     pub(crate) fn count_only() -> Arc<HostSignal> {
-        Arc::new(HostSignal { sem: None, count: Mutex::new((0, false)), hint: AtomicU64::new(0) })
+        Arc::new(HostSignal::new(None))
+    }
+
+    fn new(sem: Option<(ash::Device, vk::Semaphore)>) -> HostSignal {
+        let alive = sem.is_some();
+        HostSignal {
+            sem,
+            count: Mutex::new((0, alive, 0)),
+            hint: AtomicU64::new(0),
+            nappers: AtomicUsize::new(0),
+            nap: Condvar::new(),
+        }
     }
 
     /// The semaphore, if this signal has one.
@@ -78,6 +100,10 @@ impl HostSignal {
         let mut count = self.count.lock();
         count.0 += 1;
         self.hint.store(count.0, Ordering::Release);
+        if self.nappers.load(Ordering::Relaxed) > 0 {
+            // Read under the lock, which a napper holds while it registers.
+            self.nap.notify_all();
+        }
         let Some((device, sem)) = self.sem.as_ref().filter(|_| count.1) else { return count.0 };
         if crate::ffi::exit::detached() {
             // The driver may be torn down: no sleeper is left to wake.
@@ -90,6 +116,36 @@ impl HostSignal {
             log::warn!(target: "wgpu_shim", "vkSignalSemaphore failed: {err}");
         }
         count.0
+    }
+
+    /// Wakes the threads in [`HostSignal::nap_until`] without raising the
+    /// count.
+    pub(crate) fn nudge(&self) {
+        let mut count = self.count.lock();
+        count.2 += 1;
+        self.nap.notify_all();
+    }
+
+    /// Sleeps on the OS's precise timer until `at`, a signal past `token`,
+    /// a [`HostSignal::nudge`], or `done` holds (checked under the signal's
+    /// lock, before each sleep: a nudge made after it turned true is never
+    /// missed). `done` must not signal or nudge this signal itself.
+    pub(crate) fn nap_until(&self, token: u64, at: Instant, mut done: impl FnMut() -> bool) -> Nap {
+        let mut count = self.count.lock();
+        let nudges = count.2;
+        self.nappers.fetch_add(1, Ordering::Relaxed);
+        let ended = crate::engine::spin::with_fine_timer(|| loop {
+            if count.0 > token || count.2 != nudges || done() {
+                break Nap::Woken;
+            }
+            let now = Instant::now();
+            if now >= at {
+                break Nap::TimedOut { late: now - at };
+            }
+            self.nap.wait_until(&mut count, at);
+        });
+        self.nappers.fetch_sub(1, Ordering::Relaxed);
+        ended
     }
 
     /// Destroys the semaphore (its owner, before the device goes); later
@@ -249,6 +305,46 @@ mod tests {
         assert_eq!(s.count(), 2);
         s.destroy();
         assert_eq!(s.signal(), 3, "a destroyed signal still counts");
+    }
+
+    #[test]
+    fn a_nap_ends_at_its_time_or_at_a_signal_nudge_or_done() {
+        let s = HostSignal::count_only();
+        let start = Instant::now();
+        let at = start + Duration::from_millis(5);
+        match s.nap_until(0, at, || false) {
+            Nap::TimedOut { late } => assert!(Instant::now() >= at && late < Duration::from_secs(1)),
+            Nap::Woken => panic!("nothing woke the nap"),
+        }
+        assert_eq!(s.nap_until(0, start, || true), Nap::Woken, "done first: no sleep");
+        let far = Instant::now() + Duration::from_secs(30);
+        for wake in [HostSignal::signal as fn(&HostSignal) -> u64, |s| {
+            s.nudge();
+            0
+        }] {
+            std::thread::scope(|scope| {
+                let waker = scope.spawn(|| {
+                    while s.nappers.load(Ordering::Relaxed) == 0 {
+                        std::thread::sleep(Duration::from_millis(1));
+                    }
+                    wake(&s);
+                });
+                assert_eq!(s.nap_until(s.count(), far, || false), Nap::Woken);
+                waker.join().expect("the waker ran");
+            });
+        }
+        let flag = std::sync::atomic::AtomicBool::new(false);
+        std::thread::scope(|scope| {
+            scope.spawn(|| {
+                while s.nappers.load(Ordering::Relaxed) == 0 {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                flag.store(true, Ordering::Relaxed);
+                s.nudge();
+            });
+            assert_eq!(s.nap_until(s.count(), far, || flag.load(Ordering::Relaxed)), Nap::Woken);
+        });
+        assert!(start.elapsed() < Duration::from_secs(10), "woken, not timed out");
     }
 
     #[test]

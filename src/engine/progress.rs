@@ -27,8 +27,9 @@ use parking_lot::{Condvar, Mutex, RwLock};
 use wgpu_core::global::Global;
 use wgpu_core::id::DeviceId;
 
+use crate::engine::alarm::HostSignal;
 use crate::engine::fence::{DeviceFence, EarlyWake};
-use crate::engine::spin::Spin;
+use crate::engine::spin::{Spin, WakeEnd};
 use crate::futures::ThreadKey;
 
 /// How long one fallback wait lasts before the thread polls again.
@@ -136,6 +137,9 @@ pub(crate) struct Progress {
     thread: Mutex<Option<std::thread::JoinHandle<()>>>,
     /// The thread was started (its spawn can fail).
     started: AtomicBool,
+    /// The thread has a fence it can watch for a napping waiter
+    /// ([`Progress::watch`]).
+    watchable: AtomicBool,
     /// The thread's [`ThreadKey`] once it runs (0 before): `stop` called
     /// on the thread itself must not join it. Not `thread::current()`,
     /// which panics in exit handlers.
@@ -161,6 +165,10 @@ struct State {
     /// The thread is between its state checks, polling or sleeping in the
     /// driver.
     in_driver: bool,
+    /// A waiter naps until shortly before its job's predicted end
+    /// ([`Progress::watch`]): the thread sleeps on the fence for this value
+    /// meanwhile, and nudges the signal when the fence reaches it.
+    watch: Option<(u64, Arc<HostSignal>)>,
 }
 
 impl Progress {
@@ -183,6 +191,7 @@ impl Progress {
                 shutdown: false,
                 exit: crate::ffi::exit::exiting(),
                 in_driver: false,
+                watch: None,
             }),
             wanted_hint: AtomicBool::new(false),
             direct: AtomicUsize::new(0),
@@ -192,6 +201,7 @@ impl Progress {
             submissions: Arc::default(),
             thread: Mutex::new(None),
             started: AtomicBool::new(false),
+            watchable: AtomicBool::new(false),
             runner: AtomicU64::new(0),
             on_exit: Mutex::new(Some(on_exit)),
         });
@@ -207,6 +217,7 @@ impl Progress {
                 // The thread's own: a backend fence holds the wgpu-core
                 // device, so it must be gone before `finish` drops the ids.
                 let fence = crate::engine::fence::for_device(&global, device_id, &thread_progress.submissions);
+                thread_progress.watchable.store(fence.is_some(), Ordering::Release);
                 if fence.is_none() {
                     log::info!(target: "wgpu_shim", "device {label:?}: no device fence to sleep on; the progress thread polls every {WAIT_SLICE:?} while work is pending");
                 }
@@ -314,6 +325,67 @@ impl Progress {
         }
     }
 
+    /// A waiter on this device naps on `signal` until shortly before its
+    /// job's predicted end (the wait ladder's early wake, `spin.rs`): the
+    /// thread sleeps on the fence for `target` meanwhile and nudges
+    /// `signal` ([`HostSignal::nudge`]) when the fence reaches it, so that
+    /// a job that ends early wakes the napper. With several nappers the
+    /// thread watches for the lowest target. `false` when the thread cannot
+    /// watch (it has no fence, never started, or the process is exiting):
+    /// the caller must then sleep on the fence itself.
+    pub(crate) fn watch(&self, target: u64, signal: &Arc<HostSignal>) -> bool {
+        if !self.watchable.load(Ordering::Acquire) {
+            return false;
+        }
+        let mut st = self.state.lock();
+        if st.exit || st.shutdown {
+            return false;
+        }
+        match &mut st.watch {
+            Some((t, _)) => *t = (*t).min(target),
+            none => {
+                *none = Some((target, signal.clone()));
+                self.cond.notify_one();
+            }
+        }
+        true
+    }
+
+    /// How a direct waiter's early wake ends its sleep on this device: a
+    /// nap the thread watches for, where it can ([`Progress::watch`]).
+    pub(crate) fn wake_end(&self) -> WakeEnd {
+        match self.watchable.load(Ordering::Acquire) {
+            true => WakeEnd::Nap,
+            false => WakeEnd::Timed,
+        }
+    }
+
+    /// The napper of [`Progress::watch`] for `target` is awake: the thread
+    /// stops watching for it (another napper's lower target stays).
+    pub(crate) fn unwatch(&self, target: u64) {
+        let mut st = self.state.lock();
+        if st.watch.as_ref().is_some_and(|(t, _)| *t == target) {
+            st.watch = None;
+        }
+    }
+
+    /// The thread's watch ([`Progress::watch`]): sleeps on the fence for
+    /// the target, at most a slice, and nudges the napper once the fence
+    /// reached it.
+    fn watch_fence(&self, fence: &dyn DeviceFence, target: u64, signal: &HostSignal) {
+        if !fence.wait_ns(target, FENCE_SLICE_NS) {
+            std::thread::sleep(WAIT_SLICE);
+        }
+        if fence.value().map_or(true, |v| v >= target) {
+            let mut st = self.state.lock();
+            if st.watch.as_ref().is_some_and(|(t, _)| *t == target) {
+                st.watch = None;
+            }
+            drop(st);
+            signal.nudge();
+        }
+    }
+
     /// The newest fence value a finished poll covered.
     pub(crate) fn polled(&self) -> u64 {
         self.polled.load(Ordering::Acquire)
@@ -400,13 +472,22 @@ impl Progress {
                         st = self.state.lock();
                     }
                 }
-                while idle(&st) {
+                let watching = |st: &State| fence.is_some() && st.watch.is_some() && !st.exit;
+                while idle(&st) && !watching(&st) {
                     self.cond.wait(&mut st);
                 }
                 if st.shutdown {
                     return;
                 }
                 st.in_driver = true;
+                let watch = st.watch.clone().filter(|_| idle(&st));
+                if let (Some(f), Some((target, signal))) = (fence, watch) {
+                    // Nothing to poll for: only a napper to watch for.
+                    drop(st);
+                    self.watch_fence(f, target, &signal);
+                    just_worked = false;
+                    continue;
+                }
             }
             // Completion closures run in here and only mark events ready.
             let seen = fence.map(DeviceFence::value);
@@ -437,14 +518,20 @@ impl Progress {
                     let start = std::time::Instant::now();
                     let moved = || f.value().map_or(true, |v| v > seen);
                     if !self.spin.short(moved) {
-                        match self.spin.wake_rung(f.alarmed()) {
+                        // The alarm's semaphore is made only where a rung
+                        // can be (spinning is on).
+                        let end = match self.spin.cap_ns() > 0 && f.alarmed() {
+                            true => WakeEnd::Alarm,
+                            false => WakeEnd::Timed,
+                        };
+                        match self.spin.wake_rung(end) {
                             // Sleep until just before the predicted end and
                             // spin it out (`spin.rs`, the wake rung).
                             Some((early, window)) if early < FENCE_SLICE_NS => {
                                 let at = start + Duration::from_nanos(early);
                                 let mut ok = match f.wait_early(seen + 1, at) {
                                     EarlyWake::Woke { late } => {
-                                        late.inspect(|&late| self.spin.note_alarm(late));
+                                        late.inspect(|&late| self.spin.note_late(WakeEnd::Alarm, late));
                                         true
                                     }
                                     EarlyWake::Failed => false,

@@ -141,6 +141,19 @@ const ALARM_MAX_LEAD_NS: u64 = 1_000_000;
 /// on each side.
 const SPREAD_DIVISOR: u64 = 400;
 
+/// How the sleep of an early wake ends when the job has not ended first.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum WakeEnd {
+    /// A timed driver wait reaches its timeout.
+    Timed,
+    /// The alarm thread signals a semaphore the driver wait waits on too
+    /// (`alarm.rs`): the thread wakes when the driver wakes it.
+    Alarm,
+    /// The thread naps on the OS's precise timer while the progress thread
+    /// watches the fence for it (`Progress::watch`): no driver wake-up.
+    Nap,
+}
+
 /// `WGPU_SHIM_WAKE_RUNG`, read once: `on`, `off`, or `auto` (the default).
 fn rung_setting() -> Rung {
     static SETTING: OnceLock<Rung> = OnceLock::new();
@@ -187,12 +200,35 @@ pub(crate) struct Spin {
     /// How far long waits stray from the prediction (an average of the
     /// differences), which widens the early wake's window.
     long_dev_ns: AtomicU64,
-    /// How late an alarm woke a sleeper, recently (0: none seen yet): an
-    /// estimate that rises by a quarter of a later wake's excess and falls
-    /// by a thirty-second of an earlier one's shortfall, so that about nine
-    /// wakes in ten come before it. An alarmed early wake takes its lead
-    /// from it.
-    alarm_late_ns: AtomicU64,
+    /// How late an alarm woke a sleeper through the driver, recently, and
+    /// how late a nap's timer woke its napper ([`Lateness`]). An early
+    /// wake of either kind takes its lead from its own.
+    alarm_late: Lateness,
+    nap_late: Lateness,
+}
+
+/// How late the wake-ups of one kind came, recently (0: none seen yet): an
+/// estimate that rises by a quarter of a later wake's excess and falls by a
+/// thirty-second of an earlier one's shortfall, so that about nine wakes in
+/// ten come before it.
+#[derive(Default)]
+struct Lateness(AtomicU64);
+
+impl Lateness {
+    fn ns(&self) -> u64 {
+        self.0.load(Ordering::Relaxed)
+    }
+
+    fn note(&self, late: Duration) {
+        let ns = u64::try_from(late.as_nanos()).unwrap_or(u64::MAX).clamp(1, MAX_CAP_NS);
+        let old = self.ns();
+        let new = match old {
+            0 => ns,
+            _ if ns > old => old + (ns - old) / 4,
+            _ => old - (old - ns) / 32,
+        };
+        self.0.store(new.max(1), Ordering::Relaxed);
+    }
 }
 
 impl Spin {
@@ -206,7 +242,8 @@ impl Spin {
             long_ns: AtomicU64::new(0),
             short_ns: AtomicU64::new(0),
             long_dev_ns: AtomicU64::new(0),
-            alarm_late_ns: AtomicU64::new(0),
+            alarm_late: Lateness::default(),
+            nap_late: Lateness::default(),
         }
     }
 
@@ -233,20 +270,20 @@ impl Spin {
     /// long to sleep in the driver (which wakes the thread earlier if the GPU
     /// finishes first) and how long to spin after that sleep ended without
     /// the GPU, so that the end of a job as long as the recent ones is seen
-    /// by a spin, not by a driver wake-up. `alarm`: the sleep ends by an
-    /// alarm ([`super::alarm`]), not by a driver timeout. `None` when
+    /// by a spin, not by a driver wake-up. `end`: how that sleep ends.
+    /// `None` when
     /// spinning is off (a cap of 0: CPU adapters by default) or the recent
     /// waits are short (the budget rung covers them) or too short to sleep
     /// through part of, or the setting leaves this wait out.
-    pub(crate) fn wake_rung(&self, alarm: bool) -> Option<(u64, u64)> {
-        self.wake_rung_with(rung_setting(), alarm)
+    pub(crate) fn wake_rung(&self, end: WakeEnd) -> Option<(u64, u64)> {
+        self.wake_rung_with(rung_setting(), end)
     }
 
     /// [`Spin::wake_rung`] with the given setting.
-    fn wake_rung_with(&self, setting: Rung, alarm: bool) -> Option<(u64, u64)> {
+    fn wake_rung_with(&self, setting: Rung, end: WakeEnd) -> Option<(u64, u64)> {
         let cap = self.cap_ns();
         let long = self.long_ns.load(Ordering::Relaxed);
-        let lead = self.lead_ns(cap, alarm, long);
+        let lead = self.lead_ns(cap, end, long);
         // Jobs that stray from their average (a GPU's clocks) widen the
         // window on both sides of the predicted end, by twice their recent
         // deviation, at most a 400th of the wait: the window's spin then
@@ -254,7 +291,7 @@ impl Spin {
         let spread = (2 * self.long_dev_ns.load(Ordering::Relaxed)).min(long / SPREAD_DIVISOR);
         let wanted = match setting {
             Rung::Off => false,
-            Rung::Auto => alarm || long >= RUNG_MIN_NS,
+            Rung::Auto => end != WakeEnd::Timed || long >= RUNG_MIN_NS,
             Rung::On => true,
         };
         if !wanted || cap == 0 || long <= 2 * (lead + spread) {
@@ -263,34 +300,36 @@ impl Spin {
         Some((long - lead - spread, lead + cap + 2 * spread))
     }
 
-    /// How long before a long wait's predicted end its early wake ends: an
-    /// alarmed one the alarms' recent lateness and a margin (at least
-    /// [`ALARM_MIN_LEAD_NS`]), until a lateness is known, or for a timed
-    /// driver wait, [`LEAD_CAPS`] caps. An alarmed lead exceeds those caps
-    /// only where the alarms wake that late (a machine whose idle CPUs wake
-    /// slowly), up to a 64th of the predicted wait `long` and at most
+    /// How long before a long wait's predicted end its early wake ends: one
+    /// that an alarm or a nap ends, the recent lateness of that kind of
+    /// wake-up and a margin (at least [`ALARM_MIN_LEAD_NS`]), once a
+    /// lateness is known; until then, or for a timed driver wait,
+    /// [`LEAD_CAPS`] caps. Such a lead exceeds those caps only where the
+    /// wake-ups come that late (a machine whose idle CPUs wake slowly), up
+    /// to a 64th of the predicted wait `long` and at most
     /// [`ALARM_MAX_LEAD_NS`].
-    fn lead_ns(&self, cap: u64, alarm: bool, long: u64) -> u64 {
+    fn lead_ns(&self, cap: u64, end: WakeEnd, long: u64) -> u64 {
         let caps = LEAD_CAPS * cap;
-        let late = self.alarm_late_ns.load(Ordering::Relaxed);
-        if !alarm || late == 0 {
+        let late = match end {
+            WakeEnd::Timed => 0,
+            WakeEnd::Alarm => self.alarm_late.ns(),
+            WakeEnd::Nap => self.nap_late.ns(),
+        };
+        if late == 0 {
             return caps;
         }
         let most = caps.max((long / ALARM_LEAD_DIVISOR).min(ALARM_MAX_LEAD_NS));
         (late + ALARM_MARGIN_NS).max(ALARM_MIN_LEAD_NS).min(most)
     }
 
-    /// Records how late an alarm woke its sleeper (from the alarm's time
-    /// to the sleeper's first look at the fence).
-    pub(crate) fn note_alarm(&self, late: Duration) {
-        let ns = u64::try_from(late.as_nanos()).unwrap_or(u64::MAX).clamp(1, MAX_CAP_NS);
-        let old = self.alarm_late_ns.load(Ordering::Relaxed);
-        let new = match old {
-            0 => ns,
-            _ if ns > old => old + (ns - old) / 4,
-            _ => old - (old - ns) / 32,
-        };
-        self.alarm_late_ns.store(new.max(1), Ordering::Relaxed);
+    /// Records how late an early wake's alarm or nap woke its thread (from
+    /// the time asked to the thread's first look at the fence).
+    pub(crate) fn note_late(&self, end: WakeEnd, late: Duration) {
+        match end {
+            WakeEnd::Timed => {}
+            WakeEnd::Alarm => self.alarm_late.note(late),
+            WakeEnd::Nap => self.nap_late.note(late),
+        }
     }
 
     /// Records how long a wait for the fence took, spin and sleep together.
@@ -465,27 +504,32 @@ mod tests {
             return;
         }
         let spin = spin(false, UNSET);
-        assert_eq!(spin.wake_rung_with(Rung::On, false), None, "no history: a plain sleep");
+        assert_eq!(spin.wake_rung_with(Rung::On, WakeEnd::Timed), None, "no history: a plain sleep");
         for _ in 0..64 {
             spin.note(Duration::from_millis(100));
         }
-        let (sleep, window) = spin.wake_rung_with(Rung::On, false).expect("a long regular wait has a wake rung");
+        let (sleep, window) =
+            spin.wake_rung_with(Rung::On, WakeEnd::Timed).expect("a long regular wait has a wake rung");
         let lead = LEAD_CAPS * DEFAULT_GPU_CAP_NS;
         assert!(sleep < 100_000_000 && sleep + lead >= 99_000_000, "sleeps until just before the end: {sleep}");
         assert_eq!(window, lead + DEFAULT_GPU_CAP_NS, "then spins at most the lead and one cap");
         assert_eq!(
-            self::spin(true, UNSET).wake_rung_with(Rung::On, false),
+            self::spin(true, UNSET).wake_rung_with(Rung::On, WakeEnd::Timed),
             None,
             "CPU adapters do not spin by default"
         );
-        assert_eq!(self::spin(false, 0).wake_rung_with(Rung::On, false), None, "a cap of 0 turns it off");
-        assert_eq!(spin.wake_rung_with(Rung::Off, false), None, "off: a plain sleep");
+        assert_eq!(self::spin(false, 0).wake_rung_with(Rung::On, WakeEnd::Timed), None, "a cap of 0 turns it off");
+        assert_eq!(spin.wake_rung_with(Rung::Off, WakeEnd::Timed), None, "off: a plain sleep");
         assert_eq!(
-            spin.wake_rung_with(Rung::Auto, false),
-            spin.wake_rung_with(Rung::On, false),
+            spin.wake_rung_with(Rung::Auto, WakeEnd::Timed),
+            spin.wake_rung_with(Rung::On, WakeEnd::Timed),
             "auto: a 100 ms wait has it"
         );
-        assert_eq!(spin.wake_rung(false), spin.wake_rung_with(rung_setting(), false), "the setting decides");
+        assert_eq!(
+            spin.wake_rung(WakeEnd::Timed),
+            spin.wake_rung_with(rung_setting(), WakeEnd::Timed),
+            "the setting decides"
+        );
     }
 
     #[test]
@@ -500,25 +544,28 @@ mod tests {
             spin.note(Duration::from_millis(10));
             spin.note(Duration::from_micros(30));
         }
-        assert_eq!(spin.wake_rung_with(Rung::On, false), Some((10_000_000 - lead, lead + DEFAULT_GPU_CAP_NS)));
+        assert_eq!(spin.wake_rung_with(Rung::On, WakeEnd::Timed), Some((10_000_000 - lead, lead + DEFAULT_GPU_CAP_NS)));
         assert_eq!(
-            spin.wake_rung_with(Rung::Auto, false),
+            spin.wake_rung_with(Rung::Auto, WakeEnd::Timed),
             None,
             "auto, timed: a 10 ms wait sleeps until the GPU signals"
         );
         assert_eq!(
-            spin.wake_rung_with(Rung::Auto, true),
-            spin.wake_rung_with(Rung::On, true),
+            spin.wake_rung_with(Rung::Auto, WakeEnd::Alarm),
+            spin.wake_rung_with(Rung::On, WakeEnd::Alarm),
             "auto, alarmed: a 10 ms wait has it"
         );
         // A job of a new length is followed at its first wait.
         spin.note(Duration::from_millis(100));
-        assert_eq!(spin.wake_rung_with(Rung::On, false).map(|(early, _)| early), Some(100_000_000 - lead));
+        assert_eq!(spin.wake_rung_with(Rung::On, WakeEnd::Timed).map(|(early, _)| early), Some(100_000_000 - lead));
         // Small changes are averaged (and widen the window: the deviation,
         // a quarter of 4 ms, doubled, is over a 400th of the wait).
         spin.note(Duration::from_millis(104));
         let spread = 101_000_000 / SPREAD_DIVISOR;
-        assert_eq!(spin.wake_rung_with(Rung::On, false).map(|(early, _)| early), Some(101_000_000 - lead - spread));
+        assert_eq!(
+            spin.wake_rung_with(Rung::On, WakeEnd::Timed).map(|(early, _)| early),
+            Some(101_000_000 - lead - spread)
+        );
     }
 
     #[test]
@@ -532,26 +579,58 @@ mod tests {
             spin.note(Duration::from_millis(10));
         }
         let rung = |alarm| spin.wake_rung_with(Rung::On, alarm);
-        assert_eq!(rung(true), Some((10_000_000 - caps, caps + DEFAULT_GPU_CAP_NS)), "no lateness seen: the caps");
-        spin.note_alarm(Duration::from_micros(12));
+        assert_eq!(
+            rung(WakeEnd::Alarm),
+            Some((10_000_000 - caps, caps + DEFAULT_GPU_CAP_NS)),
+            "no lateness seen: the caps"
+        );
+        spin.note_late(WakeEnd::Alarm, Duration::from_micros(12));
         let lead = 12_000 + ALARM_MARGIN_NS;
-        assert_eq!(rung(true), Some((10_000_000 - lead, lead + DEFAULT_GPU_CAP_NS)), "the lateness and a margin");
-        assert_eq!(rung(false).map(|(early, _)| early), Some(10_000_000 - caps), "a timed wait keeps the caps");
-        spin.alarm_late_ns.store(1, Ordering::Relaxed);
-        assert_eq!(rung(true).map(|(early, _)| early), Some(10_000_000 - ALARM_MIN_LEAD_NS), "at least the minimum");
+        assert_eq!(
+            rung(WakeEnd::Alarm),
+            Some((10_000_000 - lead, lead + DEFAULT_GPU_CAP_NS)),
+            "the lateness and a margin"
+        );
+        assert_eq!(
+            rung(WakeEnd::Timed).map(|(early, _)| early),
+            Some(10_000_000 - caps),
+            "a timed wait keeps the caps"
+        );
+        assert_eq!(
+            rung(WakeEnd::Nap).map(|(early, _)| early),
+            Some(10_000_000 - caps),
+            "naps learn their own lateness"
+        );
+        spin.note_late(WakeEnd::Nap, Duration::from_micros(30));
+        assert_eq!(rung(WakeEnd::Nap).map(|(early, _)| early), Some(10_000_000 - 30_000 - ALARM_MARGIN_NS));
+        assert_eq!(rung(WakeEnd::Alarm), Some((10_000_000 - lead, lead + DEFAULT_GPU_CAP_NS)), "and alarms theirs");
+        spin.alarm_late.0.store(1, Ordering::Relaxed);
+        assert_eq!(
+            rung(WakeEnd::Alarm).map(|(early, _)| early),
+            Some(10_000_000 - ALARM_MIN_LEAD_NS),
+            "at least the minimum"
+        );
         for _ in 0..64 {
-            spin.note_alarm(Duration::from_millis(5));
+            spin.note_late(WakeEnd::Alarm, Duration::from_millis(5));
         }
         let most = 10_000_000 / ALARM_LEAD_DIVISOR;
-        assert_eq!(rung(true).map(|(early, _)| early), Some(10_000_000 - most), "slow alarms: a 64th of the wait");
+        assert_eq!(
+            rung(WakeEnd::Alarm).map(|(early, _)| early),
+            Some(10_000_000 - most),
+            "slow alarms: a 64th of the wait"
+        );
         for _ in 0..8 {
             spin.note(Duration::from_millis(200));
         }
-        assert_eq!(rung(true).map(|(early, _)| early), Some(200_000_000 - ALARM_MAX_LEAD_NS), "at most 1 ms");
+        assert_eq!(rung(WakeEnd::Alarm).map(|(early, _)| early), Some(200_000_000 - ALARM_MAX_LEAD_NS), "at most 1 ms");
         for _ in 0..8 {
             spin.note(Duration::from_millis(4));
         }
-        assert_eq!(rung(true).map(|(early, _)| early), Some(4_000_000 - caps), "never less than the caps allow");
+        assert_eq!(
+            rung(WakeEnd::Alarm).map(|(early, _)| early),
+            Some(4_000_000 - caps),
+            "never less than the caps allow"
+        );
     }
 
     #[test]
@@ -559,15 +638,15 @@ mod tests {
         let spin = spin(false, UNSET);
         // Wakes 40 to 130 µs late, evenly spread, over and over.
         for i in 0..4000u64 {
-            spin.note_alarm(Duration::from_micros(40 + (i * 37) % 91));
+            spin.note_late(WakeEnd::Alarm, Duration::from_micros(40 + (i * 37) % 91));
         }
-        let late = spin.alarm_late_ns.load(Ordering::Relaxed);
+        let late = spin.alarm_late.ns();
         assert!((105_000..=128_000).contains(&late), "about nine wakes in ten come before it: {late}");
         // A run of earlier wakes brings it down slowly, a later one up fast.
-        spin.note_alarm(Duration::from_micros(10));
-        assert!(spin.alarm_late_ns.load(Ordering::Relaxed) > late - late / 16);
-        spin.note_alarm(Duration::from_micros(500));
-        assert!(spin.alarm_late_ns.load(Ordering::Relaxed) > late + 80_000);
+        spin.note_late(WakeEnd::Alarm, Duration::from_micros(10));
+        assert!(spin.alarm_late.ns() > late - late / 16);
+        spin.note_late(WakeEnd::Alarm, Duration::from_micros(500));
+        assert!(spin.alarm_late.ns() > late + 80_000);
     }
 
     #[test]
@@ -581,12 +660,16 @@ mod tests {
         for _ in 0..32 {
             spin.note(Duration::from_millis(100));
         }
-        assert_eq!(spin.wake_rung_with(Rung::On, false), Some((100_000_000 - lead, lead + cap)), "steady: no spread");
+        assert_eq!(
+            spin.wake_rung_with(Rung::On, WakeEnd::Timed),
+            Some((100_000_000 - lead, lead + cap)),
+            "steady: no spread"
+        );
         // 100 ms jobs, 60 µs either side.
         for i in 0..64 {
             spin.note(Duration::from_micros(if i % 2 == 0 { 99_940 } else { 100_060 }));
         }
-        let (early, window) = spin.wake_rung_with(Rung::On, false).expect("a rung");
+        let (early, window) = spin.wake_rung_with(Rung::On, WakeEnd::Timed).expect("a rung");
         let spread = spin.long_ns.load(Ordering::Relaxed) - lead - early;
         assert!((80_000..=140_000).contains(&spread), "about twice the deviation: {spread}");
         assert_eq!(window, lead + cap + 2 * spread, "on both sides of the predicted end");
@@ -594,12 +677,12 @@ mod tests {
         for i in 0..64 {
             spin.note(Duration::from_micros(if i % 2 == 0 { 98_000 } else { 102_000 }));
         }
-        let (early, _) = spin.wake_rung_with(Rung::On, false).expect("a rung");
+        let (early, _) = spin.wake_rung_with(Rung::On, WakeEnd::Timed).expect("a rung");
         let long = spin.long_ns.load(Ordering::Relaxed);
         assert_eq!(long - lead - early, long / SPREAD_DIVISOR);
         // A job of a new length starts without spread.
         spin.note(Duration::from_millis(50));
-        assert_eq!(spin.wake_rung_with(Rung::On, false), Some((50_000_000 - lead, lead + cap)));
+        assert_eq!(spin.wake_rung_with(Rung::On, WakeEnd::Timed), Some((50_000_000 - lead, lead + cap)));
     }
 
     #[test]

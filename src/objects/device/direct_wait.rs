@@ -41,9 +41,10 @@ use ash::vk;
 use wgpu_core::global::Global;
 use wgpu_core::id::DeviceId;
 
-use crate::engine::alarm::{self, HostSignal};
+use crate::engine::alarm::{HostSignal, Nap};
 use crate::engine::fence::RawFence;
-use crate::engine::spin::{with_fine_timer, Spin};
+use crate::engine::progress::Progress;
+use crate::engine::spin::{with_fine_timer, Spin, WakeEnd};
 use crate::futures::DirectSleep;
 use crate::objects::device::Device;
 
@@ -155,36 +156,50 @@ impl FenceWake {
 
     /// The wake rung (`spin.rs`): sleeps until `early` ns from now, then
     /// spins for `window` and sleeps for the rest of `timeout_ns`, unless
-    /// the fence passes `seen` or a signal after `token` comes first. The
-    /// first sleep waits for the fence and the wake semaphore with no
-    /// driver timeout, and an alarm (`engine/alarm.rs`) raises the wake
-    /// count at `early`; with no alarm, it is a timed driver wait. `false`
-    /// when the driver reported an error.
-    fn sleep_early(&self, spin: &Spin, seen: u64, token: u64, (early, window): (u64, u64), timeout_ns: u64) -> bool {
+    /// the fence passes `seen` or a signal after `token` comes first.
+    ///
+    /// Where the device's progress thread can watch the fence for it
+    /// (`Progress::watch`), the first sleep is a nap on the wake signal
+    /// with the OS's precise timer, which the progress thread nudges if
+    /// the job ends early: the driver's wake-up, slow on some machines, is
+    /// then paid only by a job that ends before its prediction. Elsewhere
+    /// it is a timed driver wait. `false` when the driver reported an
+    /// error.
+    fn sleep_early(
+        &self,
+        progress: &Progress,
+        spin: &Spin,
+        (seen, token): (u64, u64),
+        (early, window): (u64, u64),
+        timeout_ns: u64,
+    ) -> bool {
         let at = Instant::now() + Duration::from_nanos(early);
-        let armed = self.wake.semaphore().and_then(|_| alarm::arm(at, &self.wake));
-        let Some(armed) = armed else {
-            let mut done = || self.moved(seen) || self.wake.count() > token;
-            return with_fine_timer(|| self.sleep(seen, token, early))
-                && (done() || Spin::spin(window, &mut done) || self.sleep(seen, token, timeout_ns - early));
+        let mut done = || self.moved(seen) || self.wake.count() > token;
+        let napped = loop {
+            if !progress.watch(seen + 1, &self.wake) {
+                break None;
+            }
+            let nap = self.wake.nap_until(token, at, || self.moved(seen));
+            progress.unwatch(seen + 1);
+            match nap {
+                Nap::TimedOut { late } => break Some(late),
+                Nap::Woken if done() => {
+                    log::trace!(target: "wgpu_shim", "early wake: woken during the nap");
+                    return true;
+                }
+                // Nudged for another napper's lower target: watch again.
+                Nap::Woken => {}
+            }
         };
-        if !self.sleep(seen, token, timeout_ns) {
-            return false;
+        match napped {
+            Some(late) => {
+                log::trace!(target: "wgpu_shim", "early wake: the nap ended {late:?} after its time");
+                spin.note_late(WakeEnd::Nap, late);
+            }
+            None if !with_fine_timer(|| self.sleep(seen, token, early)) => return false,
+            None => {}
         }
-        let rang = armed.rang();
-        drop(armed);
-        if rang.is_some() {
-            spin.note_alarm(at.elapsed());
-        }
-        // Woken by the alarm alone (the count is its ring, one above the
-        // token), before the fence: spin the predicted end out. Woken by
-        // the fence or by another signal: the caller rescans.
-        let count = self.wake.count();
-        if rang != Some(count) || count != token + 1 || self.moved(seen) {
-            return true;
-        }
-        let mut done = || self.moved(seen) || self.wake.count() > count;
-        Spin::spin(window, &mut done) || self.sleep(seen, count, timeout_ns.saturating_sub(early))
+        done() || Spin::spin(window, &mut done) || self.sleep(seen, token, timeout_ns.saturating_sub(early))
     }
 }
 
@@ -283,11 +298,10 @@ impl DirectSleep for Device {
         // which a cap of 0 (CPU adapters by default) turns off: no clock.
         let start = (cap_ns > 0).then(Instant::now);
         let slept = spin.short(|| fw.moved(seen) || fw.wake.count() > token)
-            || match spin.wake_rung(fw.wake.semaphore().is_some()) {
-                // Sleep until just before the predicted end (an alarm ends
-                // that sleep), spin it out, then sleep for the rest if the
-                // GPU is not done yet.
-                Some(rung) if rung.0 < timeout => fw.sleep_early(spin, seen, token, rung, timeout),
+            || match spin.wake_rung(self.progress.wake_end()) {
+                // Nap until just before the predicted end, spin it out, then
+                // sleep for the rest if the GPU is not done yet.
+                Some(rung) if rung.0 < timeout => fw.sleep_early(&self.progress, spin, (seen, token), rung, timeout),
                 _ => fw.sleep(seen, token, timeout),
             };
         let now = fw.raw.value();
