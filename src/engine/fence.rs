@@ -187,6 +187,27 @@ impl RawFence {
         self.fence
     }
 
+    /// Sleeps until the fence reaches `target`, `other` (a timeline
+    /// semaphore of this device and a value) reaches its value, or
+    /// `timeout_ns` passes (`Err(TIMEOUT)`).
+    pub(crate) fn wait_with(
+        &self,
+        target: u64,
+        other: Option<(vk::Semaphore, u64)>,
+        timeout_ns: u64,
+    ) -> Result<(), vk::Result> {
+        let (semaphores, values) = match other {
+            Some((sem, value)) => ([self.fence, sem], [target, value]),
+            None => ([self.fence, vk::Semaphore::null()], [target, 0]),
+        };
+        let n = if other.is_some() { 2 } else { 1 };
+        let info = vk::SemaphoreWaitInfo::default().semaphores(&semaphores[..n]).values(&values[..n]);
+        let info = if other.is_some() { info.flags(vk::SemaphoreWaitFlags::ANY) } else { info };
+        // SAFETY: the fence and `other` are live timeline semaphores of
+        // this device (the caller's, for `other`).
+        unsafe { self.device.wait_semaphores(&info, timeout_ns) }
+    }
+
     /// The fence's value now (an error once the library is detached from
     /// the driver at exit).
     pub(crate) fn value(&self) -> Result<u64, vk::Result> {
@@ -237,14 +258,9 @@ impl DeviceFence for RawFence {
         // fence's early wakes, one at a time, arm this signal).
         let token = signal.count();
         let Some(armed) = alarm::arm(at, signal) else { return timed_early(self, target, at) };
-        let semaphores = [self.fence, sem];
-        let values = [target, token + 1];
-        let info =
-            vk::SemaphoreWaitInfo::default().flags(vk::SemaphoreWaitFlags::ANY).semaphores(&semaphores).values(&values);
         // A driver timeout only as a backstop, well after the alarm.
         let backstop = at.saturating_duration_since(Instant::now()) + Duration::from_secs(1);
-        // SAFETY: both are live timeline semaphores of this device.
-        let waited = unsafe { self.device.wait_semaphores(&info, backstop.as_nanos() as u64) };
+        let waited = self.wait_with(target, Some((sem, token + 1)), backstop.as_nanos() as u64);
         let late = armed.rang().map(|_| at.elapsed());
         drop(armed);
         match waited {
@@ -257,11 +273,7 @@ impl DeviceFence for RawFence {
     }
 
     fn wait_ns(&self, target: u64, timeout_ns: u64) -> bool {
-        let semaphores = [self.fence];
-        let values = [target];
-        let info = vk::SemaphoreWaitInfo::default().semaphores(&semaphores).values(&values);
-        // SAFETY: the semaphore is a live timeline semaphore of `device`.
-        match unsafe { self.device.wait_semaphores(&info, timeout_ns) } {
+        match self.wait_with(target, None, timeout_ns) {
             Ok(()) | Err(vk::Result::TIMEOUT) => true,
             Err(err) => {
                 log::warn!(target: "wgpu_shim", "vkWaitSemaphores failed ({err}); polling instead");

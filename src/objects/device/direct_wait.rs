@@ -118,26 +118,9 @@ impl FenceWake {
     /// `timeout_ns`. `false` when the driver reported an error.
     fn sleep(&self, seen: u64, token: u64, timeout_ns: u64) -> bool {
         let waited = match self.wake.semaphore() {
-            Some(wake) => {
-                let semaphores = [self.raw.fence(), wake];
-                let values = [seen + 1, token + 1];
-                let info = vk::SemaphoreWaitInfo::default()
-                    .flags(vk::SemaphoreWaitFlags::ANY)
-                    .semaphores(&semaphores)
-                    .values(&values);
-                // SAFETY: both are live timeline semaphores of this device.
-                unsafe { self.raw.device().wait_semaphores(&info, timeout_ns) }
-            }
-            None => {
-                if self.wake.count() > token {
-                    return true;
-                }
-                let semaphores = [self.raw.fence()];
-                let values = [seen + 1];
-                let info = vk::SemaphoreWaitInfo::default().semaphores(&semaphores).values(&values);
-                // SAFETY: the device fence, a live timeline semaphore.
-                unsafe { self.raw.device().wait_semaphores(&info, timeout_ns.min(FENCE_ONLY_SLICE_NS)) }
-            }
+            Some(wake) => self.raw.wait_with(seen + 1, Some((wake, token + 1)), timeout_ns),
+            None if self.wake.count() > token => return true,
+            None => self.raw.wait_with(seen + 1, None, timeout_ns.min(FENCE_ONLY_SLICE_NS)),
         };
         match waited {
             Ok(()) | Err(vk::Result::TIMEOUT) => true,
