@@ -2,13 +2,15 @@
  * with the early wake on for every long wait (WGPU_SHIM_WAKE_RUNG=on, with
  * spinning on, WGPU_SHIM_SPIN_US=50, and WaitAny's wake semaphore,
  * WGPU_SHIM_FENCE_WAIT=1, as on GPUs), a device that has learned the length
- * of its long jobs sleeps until shortly before their predicted end, woken by
- * an alarm, while still being woken by the GPU if it finishes sooner. For
+ * of its long jobs sleeps until shortly before their predicted end (WaitAny
+ * and wgpuDevicePoll nap on a timer while the progress thread watches the
+ * fence; the progress thread itself is woken by an alarm), while still being
+ * woken when the GPU finishes sooner. For
  * each way of waiting that uses it (WaitAny and wgpuDevicePoll sleeping on
  * the fence; the progress thread behind a spontaneous callback):
  * - after a run of jobs of one length, each callback comes exactly once;
  * - a job far shorter than the learned length is reported at its own end,
- *   well before the predicted one (the fence ends the sleep, not the alarm);
+ *   well before the predicted one (the fence ends the sleep, not the timer);
  * - a job twice as long is reported too (the sleep goes on after the
  *   early wake's spin).
  * The short job's bound is half the learned length (at least 40 ms). */

@@ -13,6 +13,14 @@
 //! and signals that semaphore at the time asked ([`arm`]). The alarm thread
 //! costs one OS wake-up per alarm; the sleeping thread one driver wake-up.
 //!
+//! A [`HostSignal`] also has a condition variable: [`HostSignal::nap_until`]
+//! sleeps on it with the OS's precise timer, and every signal (and a
+//! [`HostSignal::nudge`], which does not count) wakes the nappers. A direct
+//! WaitAny's early wake naps there while the progress thread watches the
+//! fence for it (`Progress::watch`): no driver wake-up on time. The alarm
+//! thread serves the progress thread's own early wake, which has nobody to
+//! watch the fence for it.
+//!
 //! An alarm is cancelled by dropping its [`Armed`], which waits for a ring
 //! in progress: once the drop returns, the alarm never touches its signal.
 //! A [`HostSignal`]'s semaphore is destroyed by its owner

@@ -18,6 +18,13 @@
 //! the thread never needs waking for it. Without a fence (a Vulkan driver
 //! without timeline semaphores) the thread polls every `WAIT_SLICE` while
 //! work is pending.
+//!
+//! While a WaitAny (or a `wgpuDevicePoll`) on this device naps until shortly
+//! before its job's predicted end (the wait ladder's early wake, `spin.rs`),
+//! the thread watches the fence for it ([`Progress::watch`]): it sleeps on
+//! the fence for the napper's target, without polling, and nudges the
+//! napper when the fence reaches it, so that a job ending early still wakes
+//! the napper.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;

@@ -25,25 +25,36 @@
 //! between its long jobs (a readback of the result) do not pull it down,
 //! and a job of a new length is followed at its first wait.
 //!
-//! How the driver sleep ends early matters. A timed `vkWaitSemaphores`
-//! that reaches its timeout costs a lot on NVIDIA's driver (580), which
-//! spins before the timeout: a timed wait that nothing signals cost 1.0 of
-//! a core at 0.1 ms, 0.22–0.39 at 1 ms and 0.08–0.09 at 5 ms
+//! How the sleep ends early matters. A timed `vkWaitSemaphores` that
+//! reaches its timeout costs a lot on NVIDIA's driver (580), which spins
+//! before the timeout: a timed wait that nothing signals cost 1.0 of a core
+//! at 0.1 ms, 0.22–0.39 at 1 ms and 0.08–0.09 at 5 ms
 //! (`benches/driver_wait.rs`'s `timed` probe on the lent H100), about 1 ms
-//! of CPU per long wait. So on Vulkan the sleep has no timeout of its own:
-//! the thread waits for the fence or a host semaphore, and the alarm thread
-//! (`alarm.rs`) signals that semaphore at the time asked. The lead then
-//! follows how late the alarms have woken their sleepers (the lateness
-//! about nine wakes in ten come before, plus a margin, at least
-//! [`ALARM_MIN_LEAD_NS`]; over `LEAD_CAPS` caps only where alarms wake
-//! that late, up to a 64th of the wait and 1 ms), and the rung serves every
-//! long wait by default. Jobs whose length strays (a GPU's clocks) widen
-//! the spin on both sides of the predicted end by twice their recent
-//! deviation, at most a 400th of the wait. Where the sleep is a timed wait
-//! (other backends, or no alarm thread), the lead is `LEAD_CAPS` caps and
-//! the rung serves by default only waits predicted to last at least 50 ms,
-//! where its cost is at most 2 % (`WGPU_SHIM_WAKE_RUNG`: `on` for every
-//! long wait, `off` for none; docs/DECISIONS.md, "Waiting").
+//! of CPU per long wait. And a thread the driver wakes comes late: 40–200 µs
+//! after the signal on the lent machines (`host_wake`). So the sleep ends
+//! in one of three ways ([`WakeEnd`]):
+//!
+//! - a *nap* (a direct WaitAny or `wgpuDevicePoll`, where the device's
+//!   progress thread can watch the fence): the thread sleeps on a condition
+//!   variable with the OS's precise timer, while the progress thread sleeps
+//!   on the fence for it and wakes it if the job ends early
+//!   (`Progress::watch`). No driver wake-up on time: only the timer's.
+//! - an *alarm* (the progress thread's own early wake, on Vulkan): the
+//!   thread waits for the fence or a host semaphore, with no timeout, and
+//!   the alarm thread (`alarm.rs`) signals that semaphore at the time asked.
+//! - a *timed* driver wait (other backends, or no alarm thread).
+//!
+//! The lead of a nap or an alarm follows how late that kind of wake-up has
+//! come on this device (the lateness about nine wakes in ten come before,
+//! plus a margin, at least [`ALARM_MIN_LEAD_NS`]; over `LEAD_CAPS` caps
+//! only where they come that late, up to a 64th of the wait and 1 ms), and
+//! the rung serves every long wait by default. Jobs whose length strays (a
+//! GPU's clocks) widen the spin on both sides of the predicted end by twice
+//! their recent deviation, at most a 400th of the wait. Where the sleep is
+//! a timed wait, the lead is `LEAD_CAPS` caps and the rung serves by
+//! default only waits predicted to last at least 50 ms, where its cost is
+//! at most 2 % (`WGPU_SHIM_WAKE_RUNG`: `on` for every long wait, `off` for
+//! none; docs/DECISIONS.md, "Waiting").
 //!
 //! Before the first rung's spin, a wait that is expected to be short naps
 //! (Linux): the thread sleeps on a precise timer (`clock_nanosleep`, with

@@ -16,9 +16,16 @@
 //!   (the progress thread, another API call, the instance's release). The
 //!   waiter reads the wake count under the registry lock after finding its
 //!   futures pending, so no completion can slip between its scan and its
-//!   sleep. The wait ladder's early wake (`engine/spin.rs`) has the alarm
-//!   thread (`engine/alarm.rs`) signal it too, at the time the sleep should
-//!   end, so that the driver's wait needs no timeout.
+//!   sleep.
+//!
+//! The wait ladder's early wake (`engine/spin.rs`) does not sleep in the
+//! driver: the waiter naps on the wake signal's condition variable with
+//! the OS's precise timer (`HostSignal::nap_until`) until shortly before
+//! its job's predicted end, while the device's progress thread sleeps on
+//! the fence for it (`Progress::watch`) and nudges the nap if the job ends
+//! sooner. A job that ends on time is then seen by the waiter's spin after
+//! a timer wake-up, with no driver wake-up at all; only a job that ends
+//! early pays the driver's wake-up (and a nudge).
 //!
 //! Drivers that emulate timeline semaphores (Mesa's lavapipe, a CPU adapter)
 //! busy-wait on a wait for any of several, so on CPU adapters there is no
