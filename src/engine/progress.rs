@@ -47,6 +47,12 @@ const WAIT_SLICE: Duration = Duration::from_millis(2);
 /// exit barrier (`exit.rs`) waits for the thread to leave the driver.
 const FENCE_SLICE_NS: u64 = 100_000_000;
 
+/// The longest fence wait of a watch ([`Progress::watch`]): it lasts until
+/// a slice after the napper's predicted end, so that a job that ends on
+/// time never reaches the wait's timeout (NVIDIA's driver spins before a
+/// timeout), but within the exit barrier's wait for the thread.
+const WATCH_MAX_NS: u64 = 400_000_000;
+
 /// The locks around one device's wgpu-core calls (docs/ARCHITECTURE.md,
 /// "Lock discipline").
 pub(crate) struct DeviceLocks {
@@ -173,9 +179,18 @@ struct State {
     /// driver.
     in_driver: bool,
     /// A waiter naps until shortly before its job's predicted end
-    /// ([`Progress::watch`]): the thread sleeps on the fence for this value
-    /// meanwhile, and nudges the signal when the fence reaches it.
-    watch: Option<(u64, Arc<HostSignal>)>,
+    /// ([`Progress::watch`]).
+    watch: Option<Watch>,
+}
+
+/// A napper's request: the thread sleeps on the fence for `target` until a
+/// slice after `until` at most, and nudges `signal` when the fence reaches
+/// it.
+#[derive(Clone)]
+struct Watch {
+    target: u64,
+    until: std::time::Instant,
+    signal: Arc<HostSignal>,
 }
 
 impl Progress {
@@ -337,10 +352,11 @@ impl Progress {
     /// thread sleeps on the fence for `target` meanwhile and nudges
     /// `signal` ([`HostSignal::nudge`]) when the fence reaches it, so that
     /// a job that ends early wakes the napper. With several nappers the
-    /// thread watches for the lowest target. `false` when the thread cannot
-    /// watch (it has no fence, never started, or the process is exiting):
-    /// the caller must then sleep on the fence itself.
-    pub(crate) fn watch(&self, target: u64, signal: &Arc<HostSignal>) -> bool {
+    /// thread watches for the lowest target. `until`: when the job is
+    /// expected to end. `false` when the thread cannot watch (it has no
+    /// fence, never started, or the process is exiting): the caller must
+    /// then sleep on the fence itself.
+    pub(crate) fn watch(&self, target: u64, until: std::time::Instant, signal: &Arc<HostSignal>) -> bool {
         if !self.watchable.load(Ordering::Acquire) {
             return false;
         }
@@ -349,9 +365,12 @@ impl Progress {
             return false;
         }
         match &mut st.watch {
-            Some((t, _)) => *t = (*t).min(target),
+            Some(w) => {
+                w.target = w.target.min(target);
+                w.until = w.until.max(until);
+            }
             none => {
-                *none = Some((target, signal.clone()));
+                *none = Some(Watch { target, until, signal: signal.clone() });
                 self.cond.notify_one();
             }
         }
@@ -371,25 +390,28 @@ impl Progress {
     /// stops watching for it (another napper's lower target stays).
     pub(crate) fn unwatch(&self, target: u64) {
         let mut st = self.state.lock();
-        if st.watch.as_ref().is_some_and(|(t, _)| *t == target) {
+        if st.watch.as_ref().is_some_and(|w| w.target == target) {
             st.watch = None;
         }
     }
 
     /// The thread's watch ([`Progress::watch`]): sleeps on the fence for
-    /// the target, at most a slice, and nudges the napper once the fence
+    /// the target, until a slice after the expected end (at least a slice,
+    /// at most [`WATCH_MAX_NS`]), and nudges the napper once the fence
     /// reached it.
-    fn watch_fence(&self, fence: &dyn DeviceFence, target: u64, signal: &HostSignal) {
-        if !fence.wait_ns(target, FENCE_SLICE_NS) {
+    fn watch_fence(&self, fence: &dyn DeviceFence, watch: &Watch) {
+        let left = watch.until.saturating_duration_since(std::time::Instant::now()).as_nanos();
+        let timeout = u64::try_from(left).unwrap_or(u64::MAX).saturating_add(FENCE_SLICE_NS).min(WATCH_MAX_NS);
+        if !fence.wait_ns(watch.target, timeout) {
             std::thread::sleep(WAIT_SLICE);
         }
-        if fence.value().map_or(true, |v| v >= target) {
+        if fence.value().map_or(true, |v| v >= watch.target) {
             let mut st = self.state.lock();
-            if st.watch.as_ref().is_some_and(|(t, _)| *t == target) {
+            if st.watch.as_ref().is_some_and(|w| w.target == watch.target) {
                 st.watch = None;
             }
             drop(st);
-            signal.nudge();
+            watch.signal.nudge();
         }
     }
 
@@ -488,10 +510,10 @@ impl Progress {
                 }
                 st.in_driver = true;
                 let watch = st.watch.clone().filter(|_| idle(&st));
-                if let (Some(f), Some((target, signal))) = (fence, watch) {
+                if let (Some(f), Some(watch)) = (fence, watch) {
                     // Nothing to poll for: only a napper to watch for.
                     drop(st);
-                    self.watch_fence(f, target, &signal);
+                    self.watch_fence(f, &watch);
                     just_worked = false;
                     continue;
                 }

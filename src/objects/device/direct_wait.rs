@@ -166,7 +166,7 @@ impl FenceWake {
         let at = Instant::now() + Duration::from_nanos(early);
         let mut done = || self.moved(seen) || self.wake.count() > token;
         let napped = loop {
-            if !progress.watch(seen + 1, &self.wake) {
+            if !progress.watch(seen + 1, at + Duration::from_nanos(window), &self.wake) {
                 break None;
             }
             let nap = self.wake.nap_until(token, at, || self.moved(seen));
