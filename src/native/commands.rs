@@ -96,38 +96,41 @@ multi_draw_count!(
     "indexed"
 );
 
-/// Starts pipeline-statistics query `query_index` of `query_set` (a set of
-/// type `WGPUNativeQueryType_PipelineStatistics`); it counts until
-/// `wgpuComputePassEncoderEndPipelineStatisticsQuery`.
-///
-/// # Safety
-/// `compute_pass_encoder` and `query_set` are live handles.
-#[no_mangle]
-pub unsafe extern "C" fn wgpuComputePassEncoderBeginPipelineStatisticsQuery(
-    compute_pass_encoder: WGPUComputePassEncoder,
-    query_set: WGPUQuerySet,
-    query_index: u32,
-) {
-    call("wgpuComputePassEncoderBeginPipelineStatisticsQuery", (), || {
-        // SAFETY: the C caller passes live handles.
-        let (pass, set) = unsafe {
-            (
-                boundary::arg::<ComputePassEncoder>(compute_pass_encoder, "computePassEncoder")?,
-                boundary::arg::<QuerySet>(query_set, "querySet")?,
-            )
-        };
-        if crate::objects::render_pass_commands::foreign(
-            &**pass,
-            &**set,
-            "querySet",
-            "wgpuComputePassEncoderBeginPipelineStatisticsQuery",
-        ) {
-            return Ok(());
+/// Defines a pass command on query `query_index` of `query_set`: the set
+/// must be of the pass's device, then wgpu-core records and validates it.
+macro_rules! pass_query {
+    ($(#[$doc:meta])* $name:ident($encoder:ident = $label:literal: $raw:ty = $pass:ty), $core:ident) => {
+        $(#[$doc])*
+        ///
+        /// # Safety
+        #[doc = concat!("`", stringify!($encoder), "` and `query_set` are live handles.")]
+        #[no_mangle]
+        pub unsafe extern "C" fn $name($encoder: $raw, query_set: WGPUQuerySet, query_index: u32) {
+            call(stringify!($name), (), || {
+                // SAFETY: the C caller passes live handles.
+                let (pass, set) = unsafe {
+                    (
+                        boundary::arg::<$pass>($encoder, $label)?,
+                        boundary::arg::<QuerySet>(query_set, "querySet")?,
+                    )
+                };
+                if crate::objects::render_pass_commands::foreign(&**pass, &**set, "querySet", stringify!($name)) {
+                    return Ok(());
+                }
+                pass.record(|g, p| g.$core(p, set.id, query_index));
+                Ok(())
+            })
         }
-        pass.record(|g, p| g.compute_pass_begin_pipeline_statistics_query(p, set.id, query_index));
-        Ok(())
-    })
+    };
 }
+
+pass_query!(
+    /// Starts pipeline-statistics query `query_index` of `query_set` (a set
+    /// of type `WGPUNativeQueryType_PipelineStatistics`); it counts until
+    /// `wgpuComputePassEncoderEndPipelineStatisticsQuery`.
+    wgpuComputePassEncoderBeginPipelineStatisticsQuery(compute_pass_encoder = "computePassEncoder": WGPUComputePassEncoder = ComputePassEncoder),
+    compute_pass_begin_pipeline_statistics_query
+);
 
 /// Ends the pipeline-statistics query the pass began.
 ///
@@ -145,37 +148,12 @@ pub unsafe extern "C" fn wgpuComputePassEncoderEndPipelineStatisticsQuery(
     })
 }
 
-/// Starts pipeline-statistics query `query_index` of `query_set` in a
-/// render pass.
-///
-/// # Safety
-/// `render_pass_encoder` and `query_set` are live handles.
-#[no_mangle]
-pub unsafe extern "C" fn wgpuRenderPassEncoderBeginPipelineStatisticsQuery(
-    render_pass_encoder: WGPURenderPassEncoder,
-    query_set: WGPUQuerySet,
-    query_index: u32,
-) {
-    call("wgpuRenderPassEncoderBeginPipelineStatisticsQuery", (), || {
-        // SAFETY: the C caller passes live handles.
-        let (pass, set) = unsafe {
-            (
-                boundary::arg::<RenderPassEncoder>(render_pass_encoder, "renderPassEncoder")?,
-                boundary::arg::<QuerySet>(query_set, "querySet")?,
-            )
-        };
-        if crate::objects::render_pass_commands::foreign(
-            &**pass,
-            &**set,
-            "querySet",
-            "wgpuRenderPassEncoderBeginPipelineStatisticsQuery",
-        ) {
-            return Ok(());
-        }
-        pass.record(|g, p| g.render_pass_begin_pipeline_statistics_query(p, set.id, query_index));
-        Ok(())
-    })
-}
+pass_query!(
+    /// Starts pipeline-statistics query `query_index` of `query_set` in a
+    /// render pass.
+    wgpuRenderPassEncoderBeginPipelineStatisticsQuery(render_pass_encoder = "renderPassEncoder": WGPURenderPassEncoder = RenderPassEncoder),
+    render_pass_begin_pipeline_statistics_query
+);
 
 /// Ends the pipeline-statistics query the render pass began.
 ///
@@ -191,69 +169,19 @@ pub unsafe extern "C" fn wgpuRenderPassEncoderEndPipelineStatisticsQuery(render_
     })
 }
 
-/// Writes a timestamp into query `query_index` at this point of a compute
-/// pass (needs `WGPUNativeFeature_TimestampQueryInsidePasses`).
-///
-/// # Safety
-/// `compute_pass_encoder` and `query_set` are live handles.
-#[no_mangle]
-pub unsafe extern "C" fn wgpuComputePassEncoderWriteTimestamp(
-    compute_pass_encoder: WGPUComputePassEncoder,
-    query_set: WGPUQuerySet,
-    query_index: u32,
-) {
-    call("wgpuComputePassEncoderWriteTimestamp", (), || {
-        // SAFETY: the C caller passes live handles.
-        let (pass, set) = unsafe {
-            (
-                boundary::arg::<ComputePassEncoder>(compute_pass_encoder, "computePassEncoder")?,
-                boundary::arg::<QuerySet>(query_set, "querySet")?,
-            )
-        };
-        if crate::objects::render_pass_commands::foreign(
-            &**pass,
-            &**set,
-            "querySet",
-            "wgpuComputePassEncoderWriteTimestamp",
-        ) {
-            return Ok(());
-        }
-        pass.record(|g, p| g.compute_pass_write_timestamp(p, set.id, query_index));
-        Ok(())
-    })
-}
+pass_query!(
+    /// Writes a timestamp into query `query_index` at this point of a
+    /// compute pass (needs `WGPUNativeFeature_TimestampQueryInsidePasses`).
+    wgpuComputePassEncoderWriteTimestamp(compute_pass_encoder = "computePassEncoder": WGPUComputePassEncoder = ComputePassEncoder),
+    compute_pass_write_timestamp
+);
 
-/// Writes a timestamp into query `query_index` at this point of a render
-/// pass (needs `WGPUNativeFeature_TimestampQueryInsidePasses`).
-///
-/// # Safety
-/// `render_pass_encoder` and `query_set` are live handles.
-#[no_mangle]
-pub unsafe extern "C" fn wgpuRenderPassEncoderWriteTimestamp(
-    render_pass_encoder: WGPURenderPassEncoder,
-    query_set: WGPUQuerySet,
-    query_index: u32,
-) {
-    call("wgpuRenderPassEncoderWriteTimestamp", (), || {
-        // SAFETY: the C caller passes live handles.
-        let (pass, set) = unsafe {
-            (
-                boundary::arg::<RenderPassEncoder>(render_pass_encoder, "renderPassEncoder")?,
-                boundary::arg::<QuerySet>(query_set, "querySet")?,
-            )
-        };
-        if crate::objects::render_pass_commands::foreign(
-            &**pass,
-            &**set,
-            "querySet",
-            "wgpuRenderPassEncoderWriteTimestamp",
-        ) {
-            return Ok(());
-        }
-        pass.record(|g, p| g.render_pass_write_timestamp(p, set.id, query_index));
-        Ok(())
-    })
-}
+pass_query!(
+    /// Writes a timestamp into query `query_index` at this point of a render
+    /// pass (needs `WGPUNativeFeature_TimestampQueryInsidePasses`).
+    wgpuRenderPassEncoderWriteTimestamp(render_pass_encoder = "renderPassEncoder": WGPURenderPassEncoder = RenderPassEncoder),
+    render_pass_write_timestamp
+);
 
 /// Clears a part of `texture` to zero (needs
 /// `WGPUNativeFeature_ClearTexture`). `range` NULL clears the whole
