@@ -10,6 +10,8 @@
 //!   ladder's first rung) and the early wake of long waits.
 //! - [`alarm`]: host signals, and the alarm thread that rings them at a
 //!   given time (the early wake's driver sleep has no timeout).
+//! - [`watch`]: the fence watcher, which sleeps on a device's fence for
+//!   threads that nap through the early wake.
 //! - [`tracking`]: the ever-mapped buffers `wgpuDeviceDestroy` unmaps.
 //! - [`drivers`]: keeps drivers loaded until the process exits.
 //! - [`exit`]: the exit barrier that keeps the library's threads out of a
@@ -33,3 +35,4 @@ pub(crate) mod spin;
 pub(crate) mod tracking;
 #[cfg(target_os = "linux")]
 pub(crate) mod vk_memory;
+pub(crate) mod watch;

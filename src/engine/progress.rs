@@ -19,12 +19,10 @@
 //! without timeline semaphores) the thread polls every `WAIT_SLICE` while
 //! work is pending.
 //!
-//! While a WaitAny (or a `wgpuDevicePoll`) on this device naps until shortly
-//! before its job's predicted end (the wait ladder's early wake, `spin.rs`),
-//! the thread watches the fence for it ([`Progress::watch`]): it sleeps on
-//! the fence for the napper's target, without polling, and nudges the
-//! napper when the fence reaches it, so that a job ending early still wakes
-//! the napper.
+//! On Vulkan the device also has a fence watcher (`watch.rs`), for the wait
+//! ladder's early wake (`spin.rs`): this thread, and WaitAny threads
+//! sleeping on the fence themselves, nap until shortly before a long job's
+//! predicted end while the watcher sleeps on the fence for them.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -34,9 +32,10 @@ use parking_lot::{Condvar, Mutex, RwLock};
 use wgpu_core::global::Global;
 use wgpu_core::id::DeviceId;
 
-use crate::engine::alarm::HostSignal;
+use crate::engine::alarm::{HostSignal, Nap};
 use crate::engine::fence::{DeviceFence, EarlyWake};
 use crate::engine::spin::{Spin, WakeEnd};
+use crate::engine::watch::Watcher;
 use crate::futures::ThreadKey;
 
 /// How long one fallback wait lasts before the thread polls again.
@@ -46,12 +45,6 @@ const WAIT_SLICE: Duration = Duration::from_millis(2);
 /// is woken earlier by every GPU completion). It also bounds how long the
 /// exit barrier (`exit.rs`) waits for the thread to leave the driver.
 const FENCE_SLICE_NS: u64 = 100_000_000;
-
-/// The longest fence wait of a watch ([`Progress::watch`]): it lasts until
-/// a slice after the napper's predicted end, so that a job that ends on
-/// time never reaches the wait's timeout (NVIDIA's driver spins before a
-/// timeout), but within the exit barrier's wait for the thread.
-const WATCH_MAX_NS: u64 = 400_000_000;
 
 /// The locks around one device's wgpu-core calls (docs/ARCHITECTURE.md,
 /// "Lock discipline").
@@ -150,9 +143,12 @@ pub(crate) struct Progress {
     thread: Mutex<Option<std::thread::JoinHandle<()>>>,
     /// The thread was started (its spawn can fail).
     started: AtomicBool,
-    /// The thread has a fence it can watch for a napping waiter
-    /// ([`Progress::watch`]).
-    watchable: AtomicBool,
+    /// The device's fence watcher, where its fence is a Vulkan timeline
+    /// semaphore: naps of the early wake are watched there.
+    watcher: Option<Arc<Watcher>>,
+    /// The thread's own nap (its early wake); signalled to end it when the
+    /// thread must stop or leave the driver.
+    nap: Arc<HostSignal>,
     /// The thread's [`ThreadKey`] once it runs (0 before): `stop` called
     /// on the thread itself must not join it. Not `thread::current()`,
     /// which panics in exit handlers.
@@ -178,19 +174,6 @@ struct State {
     /// The thread is between its state checks, polling or sleeping in the
     /// driver.
     in_driver: bool,
-    /// A waiter naps until shortly before its job's predicted end
-    /// ([`Progress::watch`]).
-    watch: Option<Watch>,
-}
-
-/// A napper's request: the thread sleeps on the fence for `target` until a
-/// slice after `until` at most, and nudges `signal` when the fence reaches
-/// it.
-#[derive(Clone)]
-struct Watch {
-    target: u64,
-    until: std::time::Instant,
-    signal: Arc<HostSignal>,
 }
 
 impl Progress {
@@ -204,6 +187,8 @@ impl Progress {
         name: String,
         on_exit: Box<dyn FnOnce() + Send>,
     ) -> Arc<Progress> {
+        let watcher = crate::engine::fence::RawFence::new(&global, device_id)
+            .map(|fence| Watcher::new(Box::new(fence), name.clone()));
         let progress = Arc::new(Progress {
             polled: AtomicU64::new(0),
             unpolled: AtomicBool::new(false),
@@ -213,7 +198,6 @@ impl Progress {
                 shutdown: false,
                 exit: crate::ffi::exit::exiting(),
                 in_driver: false,
-                watch: None,
             }),
             wanted_hint: AtomicBool::new(false),
             direct: AtomicUsize::new(0),
@@ -223,7 +207,8 @@ impl Progress {
             submissions: Arc::default(),
             thread: Mutex::new(None),
             started: AtomicBool::new(false),
-            watchable: AtomicBool::new(false),
+            watcher,
+            nap: HostSignal::count_only(),
             runner: AtomicU64::new(0),
             on_exit: Mutex::new(Some(on_exit)),
         });
@@ -239,7 +224,6 @@ impl Progress {
                 // The thread's own: a backend fence holds the wgpu-core
                 // device, so it must be gone before `finish` drops the ids.
                 let fence = crate::engine::fence::for_device(&global, device_id, &thread_progress.submissions);
-                thread_progress.watchable.store(fence.is_some(), Ordering::Release);
                 if fence.is_none() {
                     log::info!(target: "wgpu_shim", "device {label:?}: no device fence to sleep on; the progress thread polls every {WAIT_SLICE:?} while work is pending");
                 }
@@ -304,10 +288,15 @@ impl Progress {
     /// Waits up to `timeout` for it to leave; whether it did.
     #[cfg_attr(windows, allow(dead_code))] // The exit barrier's work, which Windows skips (exit.rs).
     pub(crate) fn leave_driver(&self, timeout: Duration) -> bool {
+        let watcher_left = self.watcher.as_ref().is_none_or(|w| w.leave_driver(timeout));
         let mut st = self.state.lock();
         st.exit = true;
         self.set_wanted(&mut st, false);
         self.cond.notify_one();
+        self.nap.signal();
+        if !watcher_left {
+            return false;
+        }
         let deadline = std::time::Instant::now() + timeout;
         while st.in_driver {
             if self.left.wait_until(&mut st, deadline).timed_out() {
@@ -347,71 +336,54 @@ impl Progress {
         }
     }
 
-    /// A waiter on this device naps on `signal` until shortly before its
-    /// job's predicted end (the wait ladder's early wake, `spin.rs`): the
-    /// thread sleeps on the fence for `target` meanwhile and nudges
-    /// `signal` ([`HostSignal::nudge`]) when the fence reaches it, so that
-    /// a job that ends early wakes the napper. With several nappers the
-    /// thread watches for the lowest target. `until`: when the job is
-    /// expected to end. `false` when the thread cannot watch (it has no
-    /// fence, never started, or the process is exiting): the caller must
-    /// then sleep on the fence itself.
+    /// A thread naps on `signal` until shortly before its job's predicted
+    /// end (the wait ladder's early wake): the device's fence watcher
+    /// sleeps on the fence for `target` meanwhile, until a slice after
+    /// `until`, and nudges `signal` when the fence reaches it
+    /// ([`Watcher::watch`]). `false` when nobody can watch (no watcher on
+    /// this backend, or it is closed): the caller sleeps on the fence.
     pub(crate) fn watch(&self, target: u64, until: std::time::Instant, signal: &Arc<HostSignal>) -> bool {
-        if !self.watchable.load(Ordering::Acquire) {
-            return false;
-        }
-        let mut st = self.state.lock();
-        if st.exit || st.shutdown {
-            return false;
-        }
-        match &mut st.watch {
-            Some(w) => {
-                w.target = w.target.min(target);
-                w.until = w.until.max(until);
-            }
-            none => {
-                *none = Some(Watch { target, until, signal: signal.clone() });
-                self.cond.notify_one();
-            }
-        }
-        true
+        self.watcher.as_ref().is_some_and(|w| w.watch(target, until, signal))
     }
 
-    /// How a direct waiter's early wake ends its sleep on this device: a
-    /// nap the thread watches for, where it can ([`Progress::watch`]).
+    /// The napper of [`Progress::watch`] for `target` is awake.
+    pub(crate) fn unwatch(&self, target: u64) {
+        if let Some(w) = self.watcher.as_ref() {
+            w.unwatch(target);
+        }
+    }
+
+    /// How an early wake's sleep ends on this device when the job has not
+    /// ended first: a watched nap where there is a watcher.
     pub(crate) fn wake_end(&self) -> WakeEnd {
-        match self.watchable.load(Ordering::Acquire) {
+        match self.watcher.is_some() {
             true => WakeEnd::Nap,
             false => WakeEnd::Timed,
         }
     }
 
-    /// The napper of [`Progress::watch`] for `target` is awake: the thread
-    /// stops watching for it (another napper's lower target stays).
-    pub(crate) fn unwatch(&self, target: u64) {
-        let mut st = self.state.lock();
-        if st.watch.as_ref().is_some_and(|w| w.target == target) {
-            st.watch = None;
-        }
-    }
-
-    /// The thread's watch ([`Progress::watch`]): sleeps on the fence for
-    /// the target, until a slice after the expected end (at least a slice,
-    /// at most [`WATCH_MAX_NS`]), and nudges the napper once the fence
-    /// reached it.
-    fn watch_fence(&self, fence: &dyn DeviceFence, watch: &Watch) {
-        let left = watch.until.saturating_duration_since(std::time::Instant::now()).as_nanos();
-        let timeout = u64::try_from(left).unwrap_or(u64::MAX).saturating_add(FENCE_SLICE_NS).min(WATCH_MAX_NS);
-        if !fence.wait_ns(watch.target, timeout) {
-            std::thread::sleep(WAIT_SLICE);
-        }
-        if fence.value().map_or(true, |v| v >= watch.target) {
-            let mut st = self.state.lock();
-            if st.watch.as_ref().is_some_and(|w| w.target == watch.target) {
-                st.watch = None;
+    /// Naps on `signal` from its count `token` until `at`, while the fence
+    /// watcher watches for `target` (expected by `until`); asks again when
+    /// nudged for another napper's lower target. `None` when nobody can
+    /// watch; otherwise how the nap ended: woken (`done` held, or a signal
+    /// came) or at its time.
+    pub(crate) fn watched_nap(
+        &self,
+        signal: &Arc<HostSignal>,
+        (token, target): (u64, u64),
+        (at, until): (std::time::Instant, std::time::Instant),
+        mut done: impl FnMut() -> bool,
+    ) -> Option<Nap> {
+        loop {
+            if !self.watch(target, until, signal) {
+                return None;
             }
-            drop(st);
-            watch.signal.nudge();
+            let nap = signal.nap_until(token, at, &mut done);
+            self.unwatch(target);
+            match nap {
+                Nap::Woken if !done() && signal.count() == token && std::time::Instant::now() < at => {}
+                ended => return Some(ended),
+            }
         }
     }
 
@@ -450,11 +422,15 @@ impl Progress {
     /// itself (the device's last reference dropped in a callback it
     /// delivered), the thread tears down when the callback returns.
     pub(crate) fn stop(&self) {
+        if let Some(watcher) = self.watcher.as_ref() {
+            watcher.stop();
+        }
         {
             let mut st = self.state.lock();
             st.shutdown = true;
             self.cond.notify_one();
         }
+        self.nap.signal();
         let handle = self.thread.lock().take();
         if let Some(h) = handle {
             if self.runner.load(Ordering::Acquire) == ThreadKey::current().get() {
@@ -472,6 +448,50 @@ impl Progress {
     fn finish(&self) {
         let Some(on_exit) = self.on_exit.lock().take() else { return };
         on_exit();
+    }
+
+    /// The thread's early wake (`spin.rs`, the wake rung): sleeps from
+    /// `start` until `early` ns later (a watched nap, else an alarmed or
+    /// timed driver wait), unless the fence passes `seen` first, then spins
+    /// for `window` and sleeps for the rest of a slice. `false` when a
+    /// driver wait failed.
+    fn sleep_early(
+        &self,
+        f: &dyn DeviceFence,
+        seen: u64,
+        start: std::time::Instant,
+        (early, window): (u64, u64),
+    ) -> bool {
+        let at = start + Duration::from_nanos(early);
+        let moved = || f.value().map_or(true, |v| v > seen);
+        let until = at + Duration::from_nanos(window);
+        let slept = match self.watched_nap(&self.nap, (self.nap.count(), seen + 1), (at, until), moved) {
+            Some(Nap::TimedOut { late }) => {
+                self.spin.note_late(WakeEnd::Nap, late);
+                true
+            }
+            // The fence moved, or the thread must stop or leave the driver.
+            Some(Nap::Woken) => return true,
+            // The watcher closed: the device is going or the process exits.
+            None if self.closing() => return true,
+            None => match f.wait_early(seen + 1, at) {
+                EarlyWake::Woke { late } => {
+                    late.inspect(|&late| self.spin.note_late(WakeEnd::Alarm, late));
+                    true
+                }
+                EarlyWake::Failed => false,
+            },
+        };
+        if !slept || moved() || Spin::spin(window, moved) {
+            return slept;
+        }
+        f.wait_ns(seen + 1, FENCE_SLICE_NS - early)
+    }
+
+    /// The thread must stop or stay out of the driver.
+    fn closing(&self) -> bool {
+        let st = self.state.lock();
+        st.shutdown || st.exit
     }
 
     fn run(&self, global: &Global, device_id: DeviceId, locks: &DeviceLocks, fence: Option<&dyn DeviceFence>) {
@@ -501,22 +521,13 @@ impl Progress {
                         st = self.state.lock();
                     }
                 }
-                let watching = |st: &State| fence.is_some() && st.watch.is_some() && !st.exit;
-                while idle(&st) && !watching(&st) {
+                while idle(&st) {
                     self.cond.wait(&mut st);
                 }
                 if st.shutdown {
                     return;
                 }
                 st.in_driver = true;
-                let watch = st.watch.clone().filter(|_| idle(&st));
-                if let (Some(f), Some(watch)) = (fence, watch) {
-                    // Nothing to poll for: only a napper to watch for.
-                    drop(st);
-                    self.watch_fence(f, &watch);
-                    just_worked = false;
-                    continue;
-                }
             }
             // Completion closures run in here and only mark events ready.
             let seen = fence.map(DeviceFence::value);
@@ -549,26 +560,16 @@ impl Progress {
                     if !self.spin.short(moved) {
                         // The alarm's semaphore is made only where a rung
                         // can be (spinning is on).
-                        let end = match self.spin.cap_ns() > 0 && f.alarmed() {
-                            true => WakeEnd::Alarm,
-                            false => WakeEnd::Timed,
+                        let end = match self.wake_end() {
+                            WakeEnd::Nap => WakeEnd::Nap,
+                            _ if self.spin.cap_ns() > 0 && f.alarmed() => WakeEnd::Alarm,
+                            _ => WakeEnd::Timed,
                         };
                         match self.spin.wake_rung(end) {
                             // Sleep until just before the predicted end and
                             // spin it out (`spin.rs`, the wake rung).
-                            Some((early, window)) if early < FENCE_SLICE_NS => {
-                                let at = start + Duration::from_nanos(early);
-                                let mut ok = match f.wait_early(seen + 1, at) {
-                                    EarlyWake::Woke { late } => {
-                                        late.inspect(|&late| self.spin.note_late(WakeEnd::Alarm, late));
-                                        true
-                                    }
-                                    EarlyWake::Failed => false,
-                                };
-                                if ok && !moved() && !Spin::spin(window, moved) {
-                                    ok = f.wait_ns(seen + 1, FENCE_SLICE_NS - early);
-                                }
-                                if !ok {
+                            Some(rung) if rung.0 < FENCE_SLICE_NS => {
+                                if !self.sleep_early(f, seen, start, rung) {
                                     std::thread::sleep(WAIT_SLICE);
                                 }
                             }

@@ -164,31 +164,20 @@ impl FenceWake {
         timeout_ns: u64,
     ) -> bool {
         let at = Instant::now() + Duration::from_nanos(early);
-        let mut done = || self.moved(seen) || self.wake.count() > token;
-        let napped = loop {
-            if !progress.watch(seen + 1, at + Duration::from_nanos(window), &self.wake) {
-                break None;
-            }
-            let nap = self.wake.nap_until(token, at, || self.moved(seen));
-            progress.unwatch(seen + 1);
-            match nap {
-                Nap::TimedOut { late } => break Some(late),
-                Nap::Woken if done() => {
-                    log::trace!(target: "wgpu_shim", "early wake: woken during the nap");
-                    return true;
-                }
-                // Nudged for another napper's lower target: watch again.
-                Nap::Woken => {}
-            }
-        };
-        match napped {
-            Some(late) => {
+        let until = at + Duration::from_nanos(window);
+        match progress.watched_nap(&self.wake, (token, seen + 1), (at, until), || self.moved(seen)) {
+            Some(Nap::TimedOut { late }) => {
                 log::trace!(target: "wgpu_shim", "early wake: the nap ended {late:?} after its time");
                 spin.note_late(WakeEnd::Nap, late);
+            }
+            Some(Nap::Woken) => {
+                log::trace!(target: "wgpu_shim", "early wake: woken during the nap");
+                return true;
             }
             None if !with_fine_timer(|| self.sleep(seen, token, early)) => return false,
             None => {}
         }
+        let mut done = || self.moved(seen) || self.wake.count() > token;
         done() || Spin::spin(window, &mut done) || self.sleep(seen, token, timeout_ns.saturating_sub(early))
     }
 }
