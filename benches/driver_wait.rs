@@ -22,8 +22,8 @@
 //!   under 1 ns: how late the timeout ends the wait, and the waiting
 //!   thread's CPU ÷ wall meanwhile (wgpu-shim's wake rung slept in such a
 //!   timed wait until shortly before a long job's predicted end);
-//! - `host_wake`: what replaced it (wgpu-shim's alarm thread,
-//!   `src/engine/alarm.rs`): a thread sleeps in `wait_any2` with no
+//! - `host_wake`: what replaced it from 12c66ba to the fence watcher (an
+//!   alarm thread, since removed): a thread sleeps in `wait_any2` with no
 //!   deadline of its own, on a semaphore nobody signals and a second one
 //!   that another thread, asleep on a precise OS timer (timer slack 1 ns),
 //!   signals from the host 2 or 10 ms later: µs from that thread's time to

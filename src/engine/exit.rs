@@ -15,8 +15,9 @@
 //! was just loaded, and after every exit handler and static destructor the
 //! program registered later. The barrier runs once:
 //!
-//! 1. every progress thread leaves the driver and stays out of it (the
-//!    barrier waits, bounded, until each has);
+//! 1. every progress thread, and its device's fence watcher
+//!    (`watch.rs`), leaves the driver and stays out of it (the barrier
+//!    waits, bounded, until each has);
 //! 2. every live instance finishes ([`AtExit`]): each device's submitted
 //!    work is waited for (bounded), then the instance is closed as by its
 //!    last release: every callback still owed gets `CallbackCancelled`. The
@@ -24,9 +25,7 @@
 //!    application whose runtime may already be finalized (Python's is by
 //!    then). They run at the end of the next API call, if one comes;
 //! 3. the library is *detached* (`ffi::exit::detached`, flags the boundary
-//!    reads too), and the barrier waits (bounded) for the alarm thread to
-//!    finish a signal it may be making (`alarm.rs`): it makes no driver call any
-//!    more. Releases leak what they would free (the process is ending), new
+//!    reads too): it makes no driver call any more. Releases leak what they would free (the process is ending), new
 //!    instances are refused, polls do nothing, and asynchronous calls
 //!    complete at once with `CallbackCancelled` (their instance is closed).
 //!
@@ -144,9 +143,6 @@ pub(crate) fn barrier() {
         crate::ffi::boundary::catching("an instance at exit", || hook.at_exit());
     }
     detach();
-    if !crate::engine::alarm::quiesce(LEAVE_TIMEOUT) {
-        log::warn!(target: "wgpu_shim", "exit barrier: the alarm thread is still signalling after {LEAVE_TIMEOUT:?}");
-    }
     log::debug!(target: "wgpu_shim", "exit barrier: detached from the driver");
 }
 

@@ -21,7 +21,7 @@
 
 use std::ops::Deref;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use parking_lot::{Condvar, Mutex};
@@ -29,8 +29,6 @@ use parking_lot::{Condvar, Mutex};
 use ash::vk;
 use wgpu_core::global::Global;
 use wgpu_core::id::DeviceId;
-
-use super::alarm::{self, HostSignal};
 
 /// A device fence the progress thread can read and sleep on.
 pub(crate) trait DeviceFence: Send + Sync {
@@ -42,37 +40,6 @@ pub(crate) trait DeviceFence: Send + Sync {
     /// `false` when the wait itself failed (the caller then sleeps a slice
     /// and polls).
     fn wait_ns(&self, target: u64, timeout_ns: u64) -> bool;
-    /// Whether [`DeviceFence::wait_early`] ends its sleep by an alarm rather
-    /// than by a timed driver wait.
-    fn alarmed(&self) -> bool {
-        false
-    }
-    /// The wait ladder's early wake (`spin.rs`): sleeps until the fence
-    /// reaches `target` or the time `at`, whichever comes first. By default
-    /// a timed wait, with a precise timer.
-    fn wait_early(&self, target: u64, at: Instant) -> EarlyWake {
-        timed_early(self, target, at)
-    }
-}
-
-/// The early wake as a timed wait on `fence`, with a precise timer.
-fn timed_early<F: DeviceFence + ?Sized>(fence: &F, target: u64, at: Instant) -> EarlyWake {
-    let ns = u64::try_from(at.saturating_duration_since(Instant::now()).as_nanos()).unwrap_or(u64::MAX);
-    match super::spin::with_fine_timer(|| fence.wait_ns(target, ns)) {
-        true => EarlyWake::Woke { late: None },
-        false => EarlyWake::Failed,
-    }
-}
-
-/// How [`DeviceFence::wait_early`] ended.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) enum EarlyWake {
-    /// The sleep ended (the fence may or may not have reached the target);
-    /// with `late`, an alarm ended it and woke the thread that long after
-    /// its time.
-    Woke { late: Option<Duration> },
-    /// The wait failed.
-    Failed,
 }
 
 /// The newest submission index a device handed to wgpu-core, for a fence
@@ -150,9 +117,6 @@ pub(crate) fn for_device(
 pub(crate) struct RawFence {
     device: ash::Device,
     fence: vk::Semaphore,
-    /// The host signal an early wake sleeps on beside the fence, made at
-    /// the first early wake (`None` inside: it could not be made).
-    alarm: OnceLock<Option<Arc<HostSignal>>>,
 }
 
 impl RawFence {
@@ -174,7 +138,7 @@ impl RawFence {
         if shared.instance_api_version() < vk::API_VERSION_1_2 || props.api_version < vk::API_VERSION_1_2 {
             return None;
         }
-        Some(RawFence { device: hal_device.raw_device().clone(), fence, alarm: OnceLock::new() })
+        Some(RawFence { device: hal_device.raw_device().clone(), fence })
     }
 
     /// The raw device.
@@ -219,57 +183,9 @@ impl RawFence {
     }
 }
 
-impl RawFence {
-    /// The early wake's host signal, made at the first call.
-    fn alarm_signal(&self) -> Option<&Arc<HostSignal>> {
-        let made = self.alarm.get_or_init(|| match HostSignal::with_semaphore(&self.device) {
-            Ok(signal) => Some(signal),
-            Err(err) => {
-                log::info!(target: "wgpu_shim", "cannot create an alarm semaphore ({err}): early wakes use timed driver waits");
-                None
-            }
-        });
-        made.as_ref()
-    }
-}
-
-impl Drop for RawFence {
-    fn drop(&mut self) {
-        if let Some(Some(signal)) = self.alarm.get() {
-            signal.destroy();
-        }
-    }
-}
-
 impl DeviceFence for RawFence {
     fn value(&self) -> Result<u64, String> {
         RawFence::value(self).map_err(|e| e.to_string())
-    }
-
-    fn alarmed(&self) -> bool {
-        self.alarm_signal().is_some()
-    }
-
-    fn wait_early(&self, target: u64, at: Instant) -> EarlyWake {
-        let Some((signal, sem)) = self.alarm_signal().and_then(|s| Some((s, s.semaphore()?))) else {
-            return timed_early(self, target, at);
-        };
-        // Read before arming: the ring raises the count past it (only this
-        // fence's early wakes, one at a time, arm this signal).
-        let token = signal.count();
-        let Some(armed) = alarm::arm(at, signal) else { return timed_early(self, target, at) };
-        // A driver timeout only as a backstop, well after the alarm.
-        let backstop = at.saturating_duration_since(Instant::now()) + Duration::from_secs(1);
-        let waited = self.wait_with(target, Some((sem, token + 1)), backstop.as_nanos() as u64);
-        let late = armed.rang().map(|_| at.elapsed());
-        drop(armed);
-        match waited {
-            Ok(()) | Err(vk::Result::TIMEOUT) => EarlyWake::Woke { late },
-            Err(err) => {
-                log::warn!(target: "wgpu_shim", "vkWaitSemaphores failed ({err}); polling instead");
-                EarlyWake::Failed
-            }
-        }
     }
 
     fn wait_ns(&self, target: u64, timeout_ns: u64) -> bool {

@@ -8,8 +8,8 @@
 //!   between the engine and wgpu-hal.
 //! - [`spin`]: the bounded fence check before a driver wait (the wait
 //!   ladder's first rung) and the early wake of long waits.
-//! - [`alarm`]: host signals, and the alarm thread that rings them at a
-//!   given time (the early wake's driver sleep has no timeout).
+//! - [`signal`]: host signals, which wake a thread asleep in the driver
+//!   beside the fence or napping on a timer.
 //! - [`watch`]: the fence watcher, which sleeps on a device's fence for
 //!   threads that nap through the early wake.
 //! - [`tracking`]: the ever-mapped buffers `wgpuDeviceDestroy` unmaps.
@@ -22,7 +22,6 @@
 //!   host-visible Vulkan memory, so that views can be zero-copy.
 //! - [`fault`]: test-only fault injection (feature `fault-injection`).
 
-pub(crate) mod alarm;
 pub(crate) mod drivers;
 pub(crate) mod exit;
 pub(crate) mod fault;
@@ -31,6 +30,7 @@ pub(crate) mod fence;
 pub(crate) mod gl_fence;
 pub(crate) mod map_view;
 pub(crate) mod progress;
+pub(crate) mod signal;
 pub(crate) mod spin;
 pub(crate) mod tracking;
 #[cfg(target_os = "linux")]

@@ -32,9 +32,9 @@ use parking_lot::{Condvar, Mutex, RwLock};
 use wgpu_core::global::Global;
 use wgpu_core::id::DeviceId;
 
-use crate::engine::alarm::{HostSignal, Nap};
-use crate::engine::fence::{DeviceFence, EarlyWake};
-use crate::engine::spin::{Spin, WakeEnd};
+use crate::engine::fence::DeviceFence;
+use crate::engine::signal::{HostSignal, Nap};
+use crate::engine::spin::{with_fine_timer, Spin, WakeEnd};
 use crate::engine::watch::Watcher;
 use crate::futures::ThreadKey;
 
@@ -451,8 +451,8 @@ impl Progress {
     }
 
     /// The thread's early wake (`spin.rs`, the wake rung): sleeps from
-    /// `start` until `early` ns later (a watched nap, else an alarmed or
-    /// timed driver wait), unless the fence passes `seen` first, then spins
+    /// `start` until `early` ns later (a watched nap, else a timed driver
+    /// wait), unless the fence passes `seen` first, then spins
     /// for `window` and sleeps for the rest of a slice. `false` when a
     /// driver wait failed.
     fn sleep_early(
@@ -467,20 +467,17 @@ impl Progress {
         let until = at + Duration::from_nanos(window);
         let slept = match self.watched_nap(&self.nap, (self.nap.count(), seen + 1), (at, until), moved) {
             Some(Nap::TimedOut { late }) => {
-                self.spin.note_late(WakeEnd::Nap, late);
+                self.spin.note_nap(late);
                 true
             }
             // The fence moved, or the thread must stop or leave the driver.
             Some(Nap::Woken) => return true,
             // The watcher closed: the device is going or the process exits.
             None if self.closing() => return true,
-            None => match f.wait_early(seen + 1, at) {
-                EarlyWake::Woke { late } => {
-                    late.inspect(|&late| self.spin.note_late(WakeEnd::Alarm, late));
-                    true
-                }
-                EarlyWake::Failed => false,
-            },
+            None => {
+                let ns = u64::try_from(at.saturating_duration_since(std::time::Instant::now()).as_nanos());
+                with_fine_timer(|| f.wait_ns(seen + 1, ns.unwrap_or(u64::MAX)))
+            }
         };
         if !slept || moved() || Spin::spin(window, moved) {
             return slept;
@@ -558,14 +555,7 @@ impl Progress {
                     let start = std::time::Instant::now();
                     let moved = || f.value().map_or(true, |v| v > seen);
                     if !self.spin.short(moved) {
-                        // The alarm's semaphore is made only where a rung
-                        // can be (spinning is on).
-                        let end = match self.wake_end() {
-                            WakeEnd::Nap => WakeEnd::Nap,
-                            _ if self.spin.cap_ns() > 0 && f.alarmed() => WakeEnd::Alarm,
-                            _ => WakeEnd::Timed,
-                        };
-                        match self.spin.wake_rung(end) {
+                        match self.spin.wake_rung(self.wake_end()) {
                             // Sleep until just before the predicted end and
                             // spin it out (`spin.rs`, the wake rung).
                             Some(rung) if rung.0 < FENCE_SLICE_NS => {

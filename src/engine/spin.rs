@@ -31,30 +31,22 @@
 //! at 0.1 ms, 0.22–0.39 at 1 ms and 0.08–0.09 at 5 ms
 //! (`benches/driver_wait.rs`'s `timed` probe on the lent H100), about 1 ms
 //! of CPU per long wait. And a thread the driver wakes comes late: 40–200 µs
-//! after the signal on the lent machines (`host_wake`). So the sleep ends
-//! in one of three ways ([`WakeEnd`]):
-//!
-//! - a *nap* (a direct WaitAny or `wgpuDevicePoll`, where the device's
-//!   progress thread can watch the fence): the thread sleeps on a condition
-//!   variable with the OS's precise timer, while the progress thread sleeps
-//!   on the fence for it and wakes it if the job ends early
-//!   (`Progress::watch`). No driver wake-up on time: only the timer's.
-//! - an *alarm* (the progress thread's own early wake, on Vulkan): the
-//!   thread waits for the fence or a host semaphore, with no timeout, and
-//!   the alarm thread (`alarm.rs`) signals that semaphore at the time asked.
-//! - a *timed* driver wait (other backends, or no alarm thread).
-//!
-//! The lead of a nap or an alarm follows how late that kind of wake-up has
-//! come on this device (the lateness about nine wakes in ten come before,
-//! plus a margin, at least [`ALARM_MIN_LEAD_NS`]; over `LEAD_CAPS` caps
-//! only where they come that late, up to a 64th of the wait and 1 ms), and
-//! the rung serves every long wait by default. Jobs whose length strays (a
-//! GPU's clocks) widen the spin on both sides of the predicted end by twice
-//! their recent deviation, at most a 400th of the wait. Where the sleep is
-//! a timed wait, the lead is `LEAD_CAPS` caps and the rung serves by
-//! default only waits predicted to last at least 50 ms, where its cost is
-//! at most 2 % (`WGPU_SHIM_WAKE_RUNG`: `on` for every long wait, `off` for
-//! none; docs/DECISIONS.md, "Waiting").
+//! after the signal on the lent machines (`host_wake`, `late10`). So on
+//! Vulkan the thread *naps* ([`WakeEnd::Nap`]): it sleeps on a condition
+//! variable with the OS's precise timer, while the device's fence watcher
+//! (`watch.rs`) sleeps on the fence for it and wakes it if the job ends
+//! early; a job that ends on time costs a timer wake-up, no driver wake-up.
+//! The nap's lead follows how late the naps have woken on this device (the
+//! lateness about nine wakes in ten come before, plus a margin, at least
+//! [`NAP_MIN_LEAD_NS`]; over `LEAD_CAPS` caps only where they wake that
+//! late, up to a 64th of the wait and 1 ms), and the rung serves every long
+//! wait by default. Jobs whose length strays (a GPU's clocks) widen the
+//! spin on both sides of the predicted end by twice their recent deviation,
+//! at most a 400th of the wait. Elsewhere the sleep is a timed driver wait
+//! ([`WakeEnd::Timed`]) with a lead of `LEAD_CAPS` caps, and the rung serves
+//! by default only waits predicted to last at least 50 ms, where its cost
+//! is at most 2 % (`WGPU_SHIM_WAKE_RUNG`: `on` for every long wait, `off`
+//! for none; docs/DECISIONS.md, "Waiting").
 //!
 //! Before the first rung's spin, a wait that is expected to be short naps
 //! (Linux): the thread sleeps on a precise timer (`clock_nanosleep`, with
@@ -124,8 +116,8 @@ fn env_cap_ns() -> u64 {
 enum Rung {
     /// None.
     Off,
-    /// Every long wait of regular length where an alarm ends the sleep;
-    /// with a timed driver wait, those predicted to last at least
+    /// Every long wait of regular length where a nap ends the sleep; with
+    /// a timed driver wait, those predicted to last at least
     /// [`RUNG_MIN_NS`] (the default).
     Auto,
     /// Every long wait of regular length.
@@ -133,20 +125,20 @@ enum Rung {
 }
 
 /// The shortest predicted wait the rung serves by default where its sleep
-/// is a timed driver wait (no alarm): its cost, about 1 ms of CPU per wait
+/// is a timed driver wait (no nap): its cost, about 1 ms of CPU per wait
 /// on NVIDIA's driver (the module documentation), is then at most 2 % of
 /// the wait.
 const RUNG_MIN_NS: u64 = 50_000_000;
 
-/// The shortest lead of an alarmed early wake, and the margin added to the
-/// alarms' recent lateness to make its lead.
-const ALARM_MIN_LEAD_NS: u64 = 20_000;
-const ALARM_MARGIN_NS: u64 = 10_000;
+/// The shortest lead of a napping early wake, and the margin added to the
+/// naps' recent lateness to make its lead.
+const NAP_MIN_LEAD_NS: u64 = 20_000;
+const NAP_MARGIN_NS: u64 = 10_000;
 
-/// An alarmed early wake's lead is at most the predicted wait over this,
-/// and at most `ALARM_MAX_LEAD_NS`, where it exceeds `LEAD_CAPS` caps.
-const ALARM_LEAD_DIVISOR: u64 = 64;
-const ALARM_MAX_LEAD_NS: u64 = 1_000_000;
+/// A napping early wake's lead is at most the predicted wait over this,
+/// and at most `NAP_MAX_LEAD_NS`, where it exceeds `LEAD_CAPS` caps.
+const NAP_LEAD_DIVISOR: u64 = 64;
+const NAP_MAX_LEAD_NS: u64 = 1_000_000;
 
 /// The early wake's window widens by at most the predicted wait over this
 /// on each side.
@@ -157,11 +149,8 @@ const SPREAD_DIVISOR: u64 = 400;
 pub(crate) enum WakeEnd {
     /// A timed driver wait reaches its timeout.
     Timed,
-    /// The alarm thread signals a semaphore the driver wait waits on too
-    /// (`alarm.rs`): the thread wakes when the driver wakes it.
-    Alarm,
-    /// The thread naps on the OS's precise timer while the progress thread
-    /// watches the fence for it (`Progress::watch`): no driver wake-up.
+    /// The thread naps on the OS's precise timer while the device's fence
+    /// watcher watches the fence for it (`watch.rs`): no driver wake-up.
     Nap,
 }
 
@@ -211,10 +200,8 @@ pub(crate) struct Spin {
     /// How far long waits stray from the prediction (an average of the
     /// differences), which widens the early wake's window.
     long_dev_ns: AtomicU64,
-    /// How late an alarm woke a sleeper through the driver, recently, and
-    /// how late a nap's timer woke its napper ([`Lateness`]). An early
-    /// wake of either kind takes its lead from its own.
-    alarm_late: Lateness,
+    /// How late the naps' timer woke their nappers, recently: a napping
+    /// early wake takes its lead from it.
     nap_late: Lateness,
 }
 
@@ -253,7 +240,6 @@ impl Spin {
             long_ns: AtomicU64::new(0),
             short_ns: AtomicU64::new(0),
             long_dev_ns: AtomicU64::new(0),
-            alarm_late: Lateness::default(),
             nap_late: Lateness::default(),
         }
     }
@@ -311,36 +297,30 @@ impl Spin {
         Some((long - lead - spread, lead + cap + 2 * spread))
     }
 
-    /// How long before a long wait's predicted end its early wake ends: one
-    /// that an alarm or a nap ends, the recent lateness of that kind of
-    /// wake-up and a margin (at least [`ALARM_MIN_LEAD_NS`]), once a
-    /// lateness is known; until then, or for a timed driver wait,
-    /// [`LEAD_CAPS`] caps. Such a lead exceeds those caps only where the
-    /// wake-ups come that late (a machine whose idle CPUs wake slowly), up
-    /// to a 64th of the predicted wait `long` and at most
-    /// [`ALARM_MAX_LEAD_NS`].
+    /// How long before a long wait's predicted end its early wake ends: a
+    /// nap the naps' recent lateness and a margin (at least
+    /// [`NAP_MIN_LEAD_NS`]), once a lateness is known; until then, or for a
+    /// timed driver wait, [`LEAD_CAPS`] caps. A nap's lead exceeds those
+    /// caps only where the naps wake that late (a machine whose idle CPUs
+    /// wake slowly), up to a 64th of the predicted wait `long` and at most
+    /// [`NAP_MAX_LEAD_NS`].
     fn lead_ns(&self, cap: u64, end: WakeEnd, long: u64) -> u64 {
         let caps = LEAD_CAPS * cap;
         let late = match end {
             WakeEnd::Timed => 0,
-            WakeEnd::Alarm => self.alarm_late.ns(),
             WakeEnd::Nap => self.nap_late.ns(),
         };
         if late == 0 {
             return caps;
         }
-        let most = caps.max((long / ALARM_LEAD_DIVISOR).min(ALARM_MAX_LEAD_NS));
-        (late + ALARM_MARGIN_NS).max(ALARM_MIN_LEAD_NS).min(most)
+        let most = caps.max((long / NAP_LEAD_DIVISOR).min(NAP_MAX_LEAD_NS));
+        (late + NAP_MARGIN_NS).max(NAP_MIN_LEAD_NS).min(most)
     }
 
-    /// Records how late an early wake's alarm or nap woke its thread (from
-    /// the time asked to the thread's first look at the fence).
-    pub(crate) fn note_late(&self, end: WakeEnd, late: Duration) {
-        match end {
-            WakeEnd::Timed => {}
-            WakeEnd::Alarm => self.alarm_late.note(late),
-            WakeEnd::Nap => self.nap_late.note(late),
-        }
+    /// Records how late a nap's timer woke its thread (from the time asked
+    /// to the thread's first look at the fence).
+    pub(crate) fn note_nap(&self, late: Duration) {
+        self.nap_late.note(late);
     }
 
     /// Records how long a wait for the fence took, spin and sleep together.
@@ -562,9 +542,9 @@ mod tests {
             "auto, timed: a 10 ms wait sleeps until the GPU signals"
         );
         assert_eq!(
-            spin.wake_rung_with(Rung::Auto, WakeEnd::Alarm),
-            spin.wake_rung_with(Rung::On, WakeEnd::Alarm),
-            "auto, alarmed: a 10 ms wait has it"
+            spin.wake_rung_with(Rung::Auto, WakeEnd::Nap),
+            spin.wake_rung_with(Rung::On, WakeEnd::Nap),
+            "auto, napping: a 10 ms wait has it"
         );
         // A job of a new length is followed at its first wait.
         spin.note(Duration::from_millis(100));
@@ -580,7 +560,7 @@ mod tests {
     }
 
     #[test]
-    fn an_alarmed_early_wake_takes_its_lead_from_the_alarms_lateness() {
+    fn a_napping_early_wake_takes_its_lead_from_the_naps_lateness() {
         if env_cap_ns() != UNSET {
             return;
         }
@@ -589,16 +569,16 @@ mod tests {
         for _ in 0..8 {
             spin.note(Duration::from_millis(10));
         }
-        let rung = |alarm| spin.wake_rung_with(Rung::On, alarm);
+        let rung = |end| spin.wake_rung_with(Rung::On, end);
         assert_eq!(
-            rung(WakeEnd::Alarm),
+            rung(WakeEnd::Nap),
             Some((10_000_000 - caps, caps + DEFAULT_GPU_CAP_NS)),
             "no lateness seen: the caps"
         );
-        spin.note_late(WakeEnd::Alarm, Duration::from_micros(12));
-        let lead = 12_000 + ALARM_MARGIN_NS;
+        spin.note_nap(Duration::from_micros(12));
+        let lead = 12_000 + NAP_MARGIN_NS;
         assert_eq!(
-            rung(WakeEnd::Alarm),
+            rung(WakeEnd::Nap),
             Some((10_000_000 - lead, lead + DEFAULT_GPU_CAP_NS)),
             "the lateness and a margin"
         );
@@ -607,38 +587,30 @@ mod tests {
             Some(10_000_000 - caps),
             "a timed wait keeps the caps"
         );
+        spin.nap_late.0.store(1, Ordering::Relaxed);
         assert_eq!(
             rung(WakeEnd::Nap).map(|(early, _)| early),
-            Some(10_000_000 - caps),
-            "naps learn their own lateness"
-        );
-        spin.note_late(WakeEnd::Nap, Duration::from_micros(30));
-        assert_eq!(rung(WakeEnd::Nap).map(|(early, _)| early), Some(10_000_000 - 30_000 - ALARM_MARGIN_NS));
-        assert_eq!(rung(WakeEnd::Alarm), Some((10_000_000 - lead, lead + DEFAULT_GPU_CAP_NS)), "and alarms theirs");
-        spin.alarm_late.0.store(1, Ordering::Relaxed);
-        assert_eq!(
-            rung(WakeEnd::Alarm).map(|(early, _)| early),
-            Some(10_000_000 - ALARM_MIN_LEAD_NS),
+            Some(10_000_000 - NAP_MIN_LEAD_NS),
             "at least the minimum"
         );
         for _ in 0..64 {
-            spin.note_late(WakeEnd::Alarm, Duration::from_millis(5));
+            spin.note_nap(Duration::from_millis(5));
         }
-        let most = 10_000_000 / ALARM_LEAD_DIVISOR;
+        let most = 10_000_000 / NAP_LEAD_DIVISOR;
         assert_eq!(
-            rung(WakeEnd::Alarm).map(|(early, _)| early),
+            rung(WakeEnd::Nap).map(|(early, _)| early),
             Some(10_000_000 - most),
-            "slow alarms: a 64th of the wait"
+            "slow naps: a 64th of the wait"
         );
         for _ in 0..8 {
             spin.note(Duration::from_millis(200));
         }
-        assert_eq!(rung(WakeEnd::Alarm).map(|(early, _)| early), Some(200_000_000 - ALARM_MAX_LEAD_NS), "at most 1 ms");
+        assert_eq!(rung(WakeEnd::Nap).map(|(early, _)| early), Some(200_000_000 - NAP_MAX_LEAD_NS), "at most 1 ms");
         for _ in 0..8 {
             spin.note(Duration::from_millis(4));
         }
         assert_eq!(
-            rung(WakeEnd::Alarm).map(|(early, _)| early),
+            rung(WakeEnd::Nap).map(|(early, _)| early),
             Some(4_000_000 - caps),
             "never less than the caps allow"
         );
@@ -649,15 +621,15 @@ mod tests {
         let spin = spin(false, UNSET);
         // Wakes 40 to 130 µs late, evenly spread, over and over.
         for i in 0..4000u64 {
-            spin.note_late(WakeEnd::Alarm, Duration::from_micros(40 + (i * 37) % 91));
+            spin.note_nap(Duration::from_micros(40 + (i * 37) % 91));
         }
-        let late = spin.alarm_late.ns();
+        let late = spin.nap_late.ns();
         assert!((105_000..=128_000).contains(&late), "about nine wakes in ten come before it: {late}");
         // A run of earlier wakes brings it down slowly, a later one up fast.
-        spin.note_late(WakeEnd::Alarm, Duration::from_micros(10));
-        assert!(spin.alarm_late.ns() > late - late / 16);
-        spin.note_late(WakeEnd::Alarm, Duration::from_micros(500));
-        assert!(spin.alarm_late.ns() > late + 80_000);
+        spin.note_nap(Duration::from_micros(10));
+        assert!(spin.nap_late.ns() > late - late / 16);
+        spin.note_nap(Duration::from_micros(500));
+        assert!(spin.nap_late.ns() > late + 80_000);
     }
 
     #[test]

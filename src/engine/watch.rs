@@ -28,8 +28,8 @@ use std::time::{Duration, Instant};
 
 use parking_lot::{Condvar, Mutex};
 
-use super::alarm::HostSignal;
 use super::fence::DeviceFence;
+use super::signal::HostSignal;
 
 /// How long a watch's fence wait lasts after the expected end.
 const SLICE_NS: u64 = 100_000_000;

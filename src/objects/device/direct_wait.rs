@@ -48,10 +48,10 @@ use ash::vk;
 use wgpu_core::global::Global;
 use wgpu_core::id::DeviceId;
 
-use crate::engine::alarm::{HostSignal, Nap};
 use crate::engine::fence::RawFence;
 use crate::engine::progress::Progress;
-use crate::engine::spin::{with_fine_timer, Spin, WakeEnd};
+use crate::engine::signal::{HostSignal, Nap};
+use crate::engine::spin::{with_fine_timer, Spin};
 use crate::futures::DirectSleep;
 use crate::objects::device::Device;
 
@@ -72,8 +72,8 @@ pub(crate) struct FenceWake {
     /// a wait for any of several, so the waiter sleeps on the fence alone,
     /// in [`FENCE_ONLY_SLICE_NS`] slices, and checks the count between
     /// them. Waiters take their token from the count (a spinning or
-    /// slice-sleeping waiter checks it); the early wake's alarm raises it
-    /// too (`engine/alarm.rs`).
+    /// slice-sleeping waiter checks it); the early wake naps on it
+    /// (`engine/signal.rs`).
     wake: Arc<HostSignal>,
 }
 
@@ -168,7 +168,7 @@ impl FenceWake {
         match progress.watched_nap(&self.wake, (token, seen + 1), (at, until), || self.moved(seen)) {
             Some(Nap::TimedOut { late }) => {
                 log::trace!(target: "wgpu_shim", "early wake: the nap ended {late:?} after its time");
-                spin.note_late(WakeEnd::Nap, late);
+                spin.note_nap(late);
             }
             Some(Nap::Woken) => {
                 log::trace!(target: "wgpu_shim", "early wake: woken during the nap");
@@ -185,8 +185,7 @@ impl FenceWake {
 impl Drop for FenceWake {
     fn drop(&mut self) {
         // Nobody waits on or signals the semaphore any more: every sleeper
-        // holds the device, which is being dropped, and an alarm's drop
-        // (before its sleeper returns) ends its ring. `destroy` does nothing
+        // holds the device, which is being dropped. `destroy` does nothing
         // once the library is detached from the driver.
         self.wake.destroy();
     }

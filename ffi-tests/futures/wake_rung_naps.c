@@ -1,16 +1,14 @@
-/* Rule (docs/ARCHITECTURE.md "The wait ladder", rung 3; engine/alarm.rs):
+/* Rule (docs/ARCHITECTURE.md "The wait ladder", rung 3; engine/watch.rs):
  * with the early wake on for every long wait (WGPU_SHIM_WAKE_RUNG=on, with
  * spinning on, WGPU_SHIM_SPIN_US=50, and WaitAny's wake semaphore,
  * WGPU_SHIM_FENCE_WAIT=1, as on GPUs), a device that has learned the length
- * of its long jobs sleeps until shortly before their predicted end (WaitAny
- * and wgpuDevicePoll nap on a timer while the progress thread watches the
- * fence; the progress thread itself is woken by an alarm), while still being
- * woken when the GPU finishes sooner. For
- * each way of waiting that uses it (WaitAny and wgpuDevicePoll sleeping on
- * the fence; the progress thread behind a spontaneous callback):
+ * of its long jobs naps until shortly before their predicted end while its
+ * fence watcher sleeps on the fence, and is still woken when the GPU finishes
+ * sooner. For each way of waiting that uses it (WaitAny and wgpuDevicePoll
+ * sleeping on the fence; the progress thread behind a spontaneous callback):
  * - after a run of jobs of one length, each callback comes exactly once;
  * - a job far shorter than the learned length is reported at its own end,
- *   well before the predicted one (the fence ends the sleep, not the timer);
+ *   well before the predicted one (the watcher ends the nap, not the timer);
  * - a job twice as long is reported too (the sleep goes on after the
  *   early wake's spin).
  * The short job's bound is half the learned length (at least 40 ms). */

@@ -1,36 +1,23 @@
-//! Host signals and the alarm thread: how a thread asleep in the driver on a
-//! device fence is also woken at a given time, with no timeout in the
-//! driver's wait.
+//! Host signals: a count that the host raises, with the timeline semaphore
+//! that carries it where the driver can wait on it beside a device fence,
+//! and the naps of the wait ladder's early wake.
 //!
-//! The wait ladder's early wake (`spin.rs`) must end a driver sleep shortly
-//! before a long job's predicted end, yet still wake at once if the GPU
-//! finishes sooner. A timed `vkWaitSemaphores` does both, but NVIDIA's
-//! driver spins before such a wait's timeout (about 0.4 ms of a core per
-//! wait: `benches/driver_wait.rs`'s `timed` probe). So the sleeping thread
-//! instead waits, with no deadline of its own, for *any* of the fence and a
-//! [`HostSignal`] (a timeline semaphore the host signals), and one
-//! process-wide alarm thread sleeps on a precise OS timer (timer slack 1 ns)
-//! and signals that semaphore at the time asked ([`arm`]). The alarm thread
-//! costs one OS wake-up per alarm; the sleeping thread one driver wake-up.
+//! A direct WaitAny sleeps in the driver for its device's fence *or* its
+//! wake signal's semaphore (`objects/device/direct_wait.rs`): whoever makes
+//! one of its events ready raises the count ([`HostSignal::signal`]). A
+//! [`HostSignal`] also has a condition variable: [`HostSignal::nap_until`]
+//! sleeps on it with the OS's precise timer (timer slack 1 ns), and every
+//! signal, and a [`HostSignal::nudge`] (which does not count), wakes the
+//! nappers. The early wake (`spin.rs`) naps there until shortly before a
+//! long job's predicted end while the device's fence watcher (`watch.rs`)
+//! sleeps on the fence and nudges it if the job ends first.
 //!
-//! A [`HostSignal`] also has a condition variable: [`HostSignal::nap_until`]
-//! sleeps on it with the OS's precise timer, and every signal (and a
-//! [`HostSignal::nudge`], which does not count) wakes the nappers. A direct
-//! WaitAny's early wake naps there while the progress thread watches the
-//! fence for it (`Progress::watch`): no driver wake-up on time. The alarm
-//! thread serves the progress thread's own early wake, which has nobody to
-//! watch the fence for it.
-//!
-//! An alarm is cancelled by dropping its [`Armed`], which waits for a ring
-//! in progress: once the drop returns, the alarm never touches its signal.
 //! A [`HostSignal`]'s semaphore is destroyed by its owner
 //! ([`HostSignal::destroy`], before the Vulkan device goes); a signal after
-//! that only counts. At exit, the exit barrier waits for a ring in
-//! progress ([`quiesce`]) once the library is detached from the driver;
-//! rings after that make no driver call.
+//! that only counts.
 
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use ash::vk;
@@ -173,131 +160,6 @@ impl HostSignal {
     }
 }
 
-/// One alarm waiting to ring.
-struct Entry {
-    at: Instant,
-    id: u64,
-    signal: Arc<HostSignal>,
-    /// The count the ring produced (0 until it rang).
-    rang: Arc<AtomicU64>,
-}
-
-/// The process's alarm thread and its alarms.
-struct Alarms {
-    entries: Mutex<(Vec<Entry>, u64)>,
-    cond: Condvar,
-}
-
-/// An armed alarm; dropping it cancels it (a ring in progress ends first).
-pub(crate) struct Armed {
-    id: u64,
-    rang: Arc<AtomicU64>,
-}
-
-impl Armed {
-    /// The count the alarm's ring produced, if it rang.
-    pub(crate) fn rang(&self) -> Option<u64> {
-        Some(self.rang.load(Ordering::Acquire)).filter(|&c| c > 0)
-    }
-}
-
-impl Drop for Armed {
-    fn drop(&mut self) {
-        let Some(alarms) = alarms() else { return };
-        let mut entries = alarms.entries.lock();
-        entries.0.retain(|e| e.id != self.id);
-    }
-}
-
-/// The alarm thread's alarms once it was asked for (`None` inside: it could
-/// not be started).
-static ALARMS: OnceLock<Option<&'static Alarms>> = OnceLock::new();
-
-/// The alarm thread, started at the first alarm; `None` if it could not be
-/// started.
-fn alarms() -> Option<&'static Alarms> {
-    *ALARMS.get_or_init(|| {
-        let alarms: &'static Alarms =
-            Box::leak(Box::new(Alarms { entries: Mutex::new((Vec::new(), 0)), cond: Condvar::new() }));
-        let spawned = std::thread::Builder::new().name("wgpu-shim alarms".into()).spawn(move || run(alarms));
-        match spawned {
-            Ok(_) => Some(alarms),
-            Err(err) => {
-                log::warn!(target: "wgpu_shim", "cannot start the alarm thread ({err}): early wakes use timed driver waits");
-                None
-            }
-        }
-    })
-}
-
-/// The exit barrier's part (`exit.rs`), once the library is detached from
-/// the driver: waits, up to `timeout`, for a ring in progress to leave the
-/// driver (a ring holds the alarms' lock; later rings see the library
-/// detached and make no driver call). Whether no ring is in the driver.
-#[cfg_attr(windows, allow(dead_code))] // The exit barrier's work, which Windows skips (exit.rs).
-pub(crate) fn quiesce(timeout: std::time::Duration) -> bool {
-    match ALARMS.get() {
-        Some(Some(alarms)) => alarms.entries.try_lock_for(timeout).is_some(),
-        _ => true,
-    }
-}
-
-/// Arms an alarm that signals `signal` at `at`; `None` when there is no
-/// alarm thread (the caller then waits with a timeout instead). Only a
-/// signal with a semaphore wakes a driver wait.
-pub(crate) fn arm(at: Instant, signal: &Arc<HostSignal>) -> Option<Armed> {
-    let alarms = alarms()?;
-    let rang = Arc::new(AtomicU64::new(0));
-    let mut entries = alarms.entries.lock();
-    entries.1 += 1;
-    let id = entries.1;
-    let earliest = entries.0.iter().all(|e| e.at > at);
-    entries.0.push(Entry { at, id, signal: signal.clone(), rang: rang.clone() });
-    if earliest {
-        alarms.cond.notify_one();
-    }
-    Some(Armed { id, rang })
-}
-
-/// The alarm thread: rings every alarm that is due, under the lock (so that
-/// a cancellation never races a ring), then sleeps until the next. Log
-/// messages a ring queued go out with the lock released.
-fn run(alarms: &'static Alarms) {
-    crate::ffi::log::mark_internal_thread();
-    #[cfg(target_os = "linux")]
-    {
-        // SAFETY: PR_SET_TIMERSLACK takes the slack by value and changes
-        // only this thread's: its sleeps end when asked, not up to 50 µs
-        // later.
-        unsafe { libc::prctl(libc::PR_SET_TIMERSLACK, 1 as libc::c_ulong, 0, 0, 0) };
-    }
-    let mut entries = alarms.entries.lock();
-    loop {
-        let now = Instant::now();
-        let mut rang_any = false;
-        entries.0.retain(|e| {
-            if e.at > now {
-                return true;
-            }
-            e.rang.store(e.signal.signal(), Ordering::Release);
-            rang_any = true;
-            false
-        });
-        if rang_any {
-            drop(entries);
-            crate::ffi::log::flush_queued();
-            entries = alarms.entries.lock();
-            continue;
-        }
-        match entries.0.iter().map(|e| e.at).min() {
-            None => alarms.cond.wait(&mut entries),
-            Some(at) => {
-                alarms.cond.wait_until(&mut entries, at);
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -353,28 +215,5 @@ mod tests {
             assert_eq!(s.nap_until(s.count(), far, || flag.load(Ordering::Relaxed)), Nap::Woken);
         });
         assert!(start.elapsed() < Duration::from_secs(10), "woken, not timed out");
-    }
-
-    #[test]
-    fn alarms_ring_in_time_order_and_a_cancelled_one_never_rings() {
-        let (a, b, c) = (HostSignal::count_only(), HostSignal::count_only(), HostSignal::count_only());
-        let now = Instant::now();
-        let late = arm(now + Duration::from_millis(40), &a).expect("the alarm thread runs");
-        let early = arm(now + Duration::from_millis(10), &b).expect("the alarm thread runs");
-        let cancelled = arm(now + Duration::from_millis(20), &c).expect("the alarm thread runs");
-        drop(cancelled);
-        while b.count() == 0 {
-            std::thread::sleep(Duration::from_millis(1));
-        }
-        assert!(now.elapsed() >= Duration::from_millis(10), "not before its time");
-        assert_eq!(early.rang(), Some(1));
-        assert_eq!(late.rang(), None, "the later alarm waits for its own time");
-        while a.count() == 0 {
-            std::thread::sleep(Duration::from_millis(1));
-        }
-        assert!(now.elapsed() >= Duration::from_millis(40));
-        assert_eq!(late.rang(), Some(1));
-        std::thread::sleep(Duration::from_millis(5));
-        assert_eq!(c.count(), 0, "a cancelled alarm never rings");
     }
 }
