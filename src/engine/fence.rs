@@ -42,8 +42,13 @@ pub(crate) trait DeviceFence: Send + Sync {
     fn wait_ns(&self, target: u64, timeout_ns: u64) -> bool;
 }
 
-/// The newest submission index a device handed to wgpu-core, for a fence
-/// that covers submissions itself ([`super::gl_fence::GlFence`]).
+/// How many recent submissions [`Submissions::submitted_at`] remembers.
+const RECENT: usize = 8;
+
+/// The submission indices a device handed to wgpu-core: the newest, for a
+/// fence that covers submissions itself ([`super::gl_fence::GlFence`]), and
+/// when each recent one was made, from which the wait ladder's early wake
+/// predicts a job's end (`spin.rs`).
 #[derive(Default)]
 pub(crate) struct Submissions {
     newest: AtomicU64,
@@ -51,11 +56,37 @@ pub(crate) struct Submissions {
     sleepers: AtomicUsize,
     lock: Mutex<()>,
     cond: Condvar,
+    /// The recent submissions, by index modulo [`RECENT`]: the index and
+    /// its time, in nanoseconds since [`epoch`] (the index is stored last,
+    /// and read again after the time, so a reader never pairs an index
+    /// with another's time).
+    recent: [(AtomicU64, AtomicU64); RECENT],
+}
+
+/// The instant submission times count from.
+fn epoch() -> Instant {
+    static EPOCH: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+    *EPOCH.get_or_init(Instant::now)
 }
 
 impl Submissions {
+    /// When submission `index` was made, if it is one of the recent ones.
+    pub(crate) fn submitted_at(&self, index: u64) -> Option<Instant> {
+        let (idx, time) = &self.recent[(index % RECENT as u64) as usize];
+        if idx.load(Ordering::Acquire) != index {
+            return None;
+        }
+        let ns = time.load(Ordering::Acquire);
+        (idx.load(Ordering::Acquire) == index).then(|| epoch() + Duration::from_nanos(ns))
+    }
+
     /// A submission with `index` was made.
     pub(crate) fn note(&self, index: u64) {
+        let (idx, time) = &self.recent[(index % RECENT as u64) as usize];
+        idx.store(0, Ordering::Release);
+        let ns = u64::try_from(epoch().elapsed().as_nanos()).unwrap_or(u64::MAX);
+        time.store(ns, Ordering::Release);
+        idx.store(index, Ordering::Release);
         self.newest.fetch_max(index, Ordering::AcqRel);
         if self.sleepers.load(Ordering::SeqCst) > 0 {
             let _guard = self.lock.lock();
@@ -241,5 +272,26 @@ impl<A: wgpu_hal::Api> DeviceFence for HalFence<A> {
                 false
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn recent_submissions_remember_their_time() {
+        let subs = Submissions::default();
+        let before = Instant::now();
+        subs.note(5);
+        let at = subs.submitted_at(5).expect("a recent submission");
+        assert!(at >= before && at <= Instant::now());
+        assert_eq!(subs.submitted_at(6), None, "not submitted yet");
+        for i in 6..=13 {
+            subs.note(i);
+        }
+        assert_eq!(subs.submitted_at(5), None, "no longer recent: its slot holds 13");
+        assert!(subs.submitted_at(13).is_some_and(|t| t >= at));
+        assert_eq!(subs.newest(), 13);
     }
 }

@@ -26,7 +26,7 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use parking_lot::{Condvar, Mutex, RwLock};
 use wgpu_core::global::Global;
@@ -450,39 +450,31 @@ impl Progress {
         on_exit();
     }
 
-    /// The thread's early wake (`spin.rs`, the wake rung): sleeps from
-    /// `start` until `early` ns later (a watched nap, else a timed driver
-    /// wait), unless the fence passes `seen` first, then spins
-    /// for `window` and sleeps for the rest of a slice. `false` when a
-    /// driver wait failed.
-    fn sleep_early(
-        &self,
-        f: &dyn DeviceFence,
-        seen: u64,
-        start: std::time::Instant,
-        (early, window): (u64, u64),
-    ) -> bool {
-        let at = start + Duration::from_nanos(early);
+    /// The thread's early wake (`spin.rs`, the wake rung): sleeps until
+    /// `at` (a watched nap, else a timed driver wait), unless the fence
+    /// passes `seen` first, then spins until `until` and sleeps for the
+    /// rest of a slice. `false` when a driver wait failed.
+    fn sleep_early(&self, f: &dyn DeviceFence, seen: u64, (at, until): (Instant, Instant)) -> bool {
         let moved = || f.value().map_or(true, |v| v > seen);
-        let until = at + Duration::from_nanos(window);
-        let slept = match self.watched_nap(&self.nap, (self.nap.count(), seen + 1), (at, until), moved) {
-            Some(Nap::TimedOut { late }) => {
-                self.spin.note_nap(late);
-                true
-            }
-            // The fence moved, or the thread must stop or leave the driver.
-            Some(Nap::Woken) => return true,
-            // The watcher closed: the device is going or the process exits.
-            None if self.closing() => return true,
-            None => {
-                let ns = u64::try_from(at.saturating_duration_since(std::time::Instant::now()).as_nanos());
-                with_fine_timer(|| f.wait_ns(seen + 1, ns.unwrap_or(u64::MAX)))
+        let slept = if at <= Instant::now() {
+            true
+        } else {
+            match self.watched_nap(&self.nap, (self.nap.count(), seen + 1), (at, until), moved) {
+                Some(Nap::TimedOut { late }) => {
+                    self.spin.note_nap(late);
+                    true
+                }
+                // The fence moved, or the thread must stop or leave the driver.
+                Some(Nap::Woken) => return true,
+                // The watcher closed: the device is going or the process exits.
+                None if self.closing() => return true,
+                None => with_fine_timer(|| f.wait_ns(seen + 1, ns_until(at))),
             }
         };
-        if !slept || moved() || Spin::spin(window, moved) {
+        if !slept || moved() || Spin::spin(ns_until(until), moved) {
             return slept;
         }
-        f.wait_ns(seen + 1, FENCE_SLICE_NS - early)
+        f.wait_ns(seen + 1, FENCE_SLICE_NS)
     }
 
     /// The thread must stop or stay out of the driver.
@@ -552,14 +544,16 @@ impl Progress {
                 (Some(f), Some(Ok(seen))) => {
                     // Spin, then sleep (`spin.rs`): spontaneous callbacks of
                     // short GPU work arrive as soon as WaitAny's would.
-                    let start = std::time::Instant::now();
+                    // The wait counts from the job's submission where it
+                    // is known (`spin.rs`).
+                    let begun = self.submissions.submitted_at(seen + 1).unwrap_or_else(Instant::now);
                     let moved = || f.value().map_or(true, |v| v > seen);
                     if !self.spin.short(moved) {
-                        match self.spin.wake_rung(self.wake_end()) {
+                        match self.spin.wake_rung_from(self.wake_end(), begun) {
                             // Sleep until just before the predicted end and
                             // spin it out (`spin.rs`, the wake rung).
-                            Some(rung) if rung.0 < FENCE_SLICE_NS => {
-                                if !self.sleep_early(f, seen, start, rung) {
+                            Some(rung) if ns_until(rung.0) < FENCE_SLICE_NS => {
+                                if !self.sleep_early(f, seen, rung) {
                                     std::thread::sleep(WAIT_SLICE);
                                 }
                             }
@@ -570,11 +564,16 @@ impl Progress {
                             }
                         }
                     }
-                    self.spin.note(start.elapsed());
+                    self.spin.note(begun.elapsed());
                 }
                 // No fence (or reading it failed): poll in slices.
                 _ => std::thread::sleep(WAIT_SLICE),
             }
         }
     }
+}
+
+/// Nanoseconds from now until `at` (0 when it passed).
+fn ns_until(at: Instant) -> u64 {
+    u64::try_from(at.saturating_duration_since(Instant::now()).as_nanos()).unwrap_or(u64::MAX)
 }

@@ -19,8 +19,12 @@
 //! at most the lead and one cap ([`Spin::wake_rung`]). The GPU finishing
 //! earlier wakes it from the driver as before; finishing later costs that
 //! spin, then a driver sleep. It turns the driver's wake-up delay into a
-//! spin's. The prediction is the last long wait, averaged with the ones
-//! before while they stay within a quarter of each other: only waits longer
+//! spin's. The wait counts from the job's submission where the device
+//! remembers it (`Submissions::submitted_at`), so that a wait that starts
+//! late (a progress thread woken for the job, an application that waits
+//! after other work) still wakes shortly before the job's end. The
+//! prediction is the last long wait, averaged with the ones before while
+//! they stay within a quarter of each other: only waits longer
 //! than twice the cap feed it, so the short waits an application makes
 //! between its long jobs (a readback of the result) do not pull it down,
 //! and a job of a new length is followed at its first wait.
@@ -274,6 +278,16 @@ impl Spin {
     /// through part of, or the setting leaves this wait out.
     pub(crate) fn wake_rung(&self, end: WakeEnd) -> Option<(u64, u64)> {
         self.wake_rung_with(rung_setting(), end)
+    }
+
+    /// [`Spin::wake_rung`] for the job submitted at `begun` (the
+    /// prediction counts from the submission, so a wait that starts late
+    /// wakes no later): when the sleep ends, and until when the spin after
+    /// it lasts.
+    pub(crate) fn wake_rung_from(&self, end: WakeEnd, begun: Instant) -> Option<(Instant, Instant)> {
+        let (early, window) = self.wake_rung(end)?;
+        let at = begun + Duration::from_nanos(early);
+        Some((at, at + Duration::from_nanos(window)))
     }
 
     /// [`Spin::wake_rung`] with the given setting.

@@ -42,7 +42,7 @@
 //! device.) Looking one up allocates nothing.
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use ash::vk;
 use wgpu_core::global::Global;
@@ -144,42 +144,54 @@ impl FenceWake {
         self.raw.value().map_or(true, |v| v > seen)
     }
 
-    /// The wake rung (`spin.rs`): sleeps until `early` ns from now, then
-    /// spins for `window` and sleeps for the rest of `timeout_ns`, unless
-    /// the fence passes `seen` or a signal after `token` comes first.
+    /// The wake rung (`spin.rs`): sleeps until `at`, then spins until
+    /// `until` and sleeps for the rest of `timeout_ns` (from the call),
+    /// unless the fence passes `seen` or a signal after `token` comes first.
     ///
-    /// Where the device's progress thread can watch the fence for it
-    /// (`Progress::watch`), the first sleep is a nap on the wake signal
-    /// with the OS's precise timer, which the progress thread nudges if
-    /// the job ends early: the driver's wake-up, slow on some machines, is
-    /// then paid only by a job that ends before its prediction. Elsewhere
-    /// it is a timed driver wait. `false` when the driver reported an
-    /// error.
+    /// Where the device's fence watcher can watch for it (`watch.rs`), the
+    /// sleep is a nap on the wake signal with the OS's precise timer, which
+    /// the watcher nudges if the job ends early: the driver's wake-up, slow
+    /// on some machines, is then paid only by a job that ends before its
+    /// prediction. Elsewhere it is a timed driver wait. `false` when the
+    /// driver reported an error.
     fn sleep_early(
         &self,
         progress: &Progress,
         spin: &Spin,
         (seen, token): (u64, u64),
-        (early, window): (u64, u64),
+        (at, until): (Instant, Instant),
         timeout_ns: u64,
     ) -> bool {
-        let at = Instant::now() + Duration::from_nanos(early);
-        let until = at + Duration::from_nanos(window);
-        match progress.watched_nap(&self.wake, (token, seen + 1), (at, until), || self.moved(seen)) {
-            Some(Nap::TimedOut { late }) => {
-                log::trace!(target: "wgpu_shim", "early wake: the nap ended {late:?} after its time");
-                spin.note_nap(late);
+        let start = Instant::now();
+        if at > start {
+            match progress.watched_nap(&self.wake, (token, seen + 1), (at, until), || self.moved(seen)) {
+                Some(Nap::TimedOut { late }) => {
+                    log::trace!(target: "wgpu_shim", "early wake: the nap ended {late:?} after its time");
+                    spin.note_nap(late);
+                }
+                Some(Nap::Woken) => {
+                    log::trace!(target: "wgpu_shim", "early wake: woken during the nap");
+                    return true;
+                }
+                None if !with_fine_timer(|| self.sleep(seen, token, ns_until(at))) => return false,
+                None => {}
             }
-            Some(Nap::Woken) => {
-                log::trace!(target: "wgpu_shim", "early wake: woken during the nap");
-                return true;
-            }
-            None if !with_fine_timer(|| self.sleep(seen, token, early)) => return false,
-            None => {}
         }
         let mut done = || self.moved(seen) || self.wake.count() > token;
-        done() || Spin::spin(window, &mut done) || self.sleep(seen, token, timeout_ns.saturating_sub(early))
+        done()
+            || Spin::spin(ns_until(until), &mut done)
+            || self.sleep(seen, token, timeout_ns.saturating_sub(ns_since(start)))
     }
+}
+
+/// Nanoseconds from now until `at` (0 when it passed).
+fn ns_until(at: Instant) -> u64 {
+    u64::try_from(at.saturating_duration_since(Instant::now()).as_nanos()).unwrap_or(u64::MAX)
+}
+
+/// Nanoseconds since `start`.
+fn ns_since(start: Instant) -> u64 {
+    u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX)
 }
 
 impl Drop for FenceWake {
@@ -274,17 +286,20 @@ impl DirectSleep for Device {
         // the spin and costs no driver wake-up.
         // How long the fence took feeds the spin budget and the wake rung,
         // which a cap of 0 (CPU adapters by default) turns off: no clock.
-        let start = (cap_ns > 0).then(Instant::now);
+        // The wait counts from the job's submission where it is known.
+        let begun = (cap_ns > 0).then(|| self.progress.submissions.submitted_at(seen + 1).unwrap_or_else(Instant::now));
         let slept = spin.short(|| fw.moved(seen) || fw.wake.count() > token)
-            || match spin.wake_rung(self.progress.wake_end()) {
+            || match begun.and_then(|b| spin.wake_rung_from(self.progress.wake_end(), b)) {
                 // Nap until just before the predicted end, spin it out, then
                 // sleep for the rest if the GPU is not done yet.
-                Some(rung) if rung.0 < timeout => fw.sleep_early(&self.progress, spin, (seen, token), rung, timeout),
+                Some(rung) if ns_until(rung.0) < timeout => {
+                    fw.sleep_early(&self.progress, spin, (seen, token), rung, timeout)
+                }
                 _ => fw.sleep(seen, token, timeout),
             };
         let now = fw.raw.value();
-        if let Some(start) = start.filter(|_| now.is_ok_and(|v| v > seen)) {
-            spin.note(start.elapsed());
+        if let Some(begun) = begun.filter(|_| now.is_ok_and(|v| v > seen)) {
+            spin.note(begun.elapsed());
         }
         let polled = slept && now.is_ok_and(|now| poll_if_progressed(self, now));
         self.progress.leave_direct();
