@@ -1145,33 +1145,32 @@ GAPS = """\
 ## Where the remaining gaps come from
 
 - **Issue 34's goals** (the h200 run: wgpu-shim 27ba309, default release build, on the lent NVIDIA H200,
-  2026-12-06, the first H200 the device tool gave; the h100 run: 09b5b0c on the lent H100).
+  2026-12-06, the first H200 the device tool gave; the h100 run: 219053e on a lent H100, 2026-12-07).
   - *Goal 1, a WaitAny round trip at a spin's latency and ≤ 0.35 CPU/wall.* On the H200 WaitAny took 31.4
-    µs against wgpu-native's spin's 31.1 µs (1.009×), on the H100 33.6 against 32.7 µs (1.03×). Two
+    µs against wgpu-native's spin's 31.1 µs (1.009×), on the H100 (219053e) 42.5 against 40.8 µs (1.04×). Two
     changes since eef11e7 are on this path: MapAsync only registers the map (d504679), and a small map no
     longer faults in a fresh page for its copy (09b5b0c: chunks' memory is reused, docs/MAPPING.md). For
     the CPU half, a nap on a precise timer (`clock_nanosleep`, 1 ns timer slack) was tried (24fdc9c): on
     the H100 a nap woke 4.7–4.8 µs late and cost 4.9 µs of CPU, so within a wait of about 26 µs it cut the
     CPU only by lengthening the round trip (48.0 µs at 0.64 process CPU/wall with an 8 µs lead). Napping
     is off by default (docs/DECISIONS.md, "Waiting"), so the CPU half is not met.
-  - *Goal 2, the wake-up after a long job.* The wait ladder's early wake sleeps in the driver until a
-    little before a long job's predicted end and spins the end out. Until e374e6e that sleep was a timed
-    `vkWaitSemaphores`, and `benches/driver_wait.rs`'s `timed` probe found that NVIDIA's timed wait spins
-    before its timeout (1.0 CPU/wall at 0.1 ms, 0.22–0.44 at 1 ms, 0.06–0.10 at 5 ms): about 1 ms of CPU
-    per long wait, 0.105 CPU/wall on 10 ms jobs (2141ecc). Since 12c66ba an alarm ends it instead
-    (`src/engine/alarm.rs`: an alarm thread on a precise OS timer signals a host semaphore the sleeping
-    thread waits on beside the fence), and since 27ba309 the window widens with the jobs' own spread.
-    Measured on the lent H100 (3e24205 and 27ba309, four runs each in one session, docs/DECISIONS.md
-    "Waiting"): WaitAny's callback after a 10 ms job came 8 µs before to 5 µs after a spin's, at 0.020–0.026
-    process CPU/wall (early wake off: 52–82 µs after, at 0.009–0.011), and after a 100 ms job 14 µs before
-    to 78 µs after, at 0.010–0.012 (off: 103–148 µs after, at 0.007–0.008). So on the H100 the 10 ms
-    latency half is met and its CPU half is not (by up to 0.006), and the 100 ms CPU half is met. On the
-    H200 (27ba309, this page's h200 run) the early wake gained nothing: that machine's driver wakes a
-    thread late, 185–197 µs after a GPU signal (`driver_wait` late10) and 144–208 µs after an alarm's
-    time (`driver_wait` host_wake), beyond the 150 µs lead 27ba309 allowed. 3e24205 lets the lead follow
-    such lateness up to a 64th of the wait; it has not run on an H200. Waking that thread without the
-    driver (the alarm on a futex, with another thread watching the fence for a job that ends early) would
-    take the driver's wake-up out of the early wake altogether; not built.
+  - *Goal 2, the wake-up after a long job.* The wait ladder's early wake sleeps until a little before a
+    long job's predicted end and spins the end out. Until e374e6e that sleep was a timed `vkWaitSemaphores`,
+    which NVIDIA's driver spins before its timeout (`benches/driver_wait.rs`'s `timed` probe: about 1 ms of
+    CPU per long wait, 0.105 CPU/wall on 10 ms jobs, 2141ecc). From 12c66ba to 3e24205 an alarm thread
+    ended it by signalling a host semaphore the thread waited on beside the fence; the driver then woke the
+    thread 40–200 µs after the signal on the lent GPUs (`driver_wait` host_wake), and on the H200 (27ba309,
+    this page's h200 run) that lateness, 144–208 µs, was beyond the lead, so the early wake gained nothing
+    there. Since 219053e the thread naps on a precise OS timer instead, while the device's fence watcher
+    (`src/engine/watch.rs`) sleeps on the fence and wakes it if the job ends first, so a job that ends on
+    time costs no driver wake-up. This page's h100 run is 219053e's (a lent H100 on 2026-12-07, another
+    host than 09b5b0c's; its round trips are about a quarter slower for both libraries): WaitAny's callback
+    came 0.9 µs after its spin's on a 10 ms job at 0.0207 process CPU/wall (wgpu-native's poll: 100 µs at
+    0.0142), and 30 µs after on a 100 ms job at 0.0124. A/B runs in the same session (docs/DECISIONS.md,
+    "Waiting"): the nap 8–15 µs after the spin at 0.023–0.024 against the alarm's 2–26 µs at 0.028–0.030.
+    The spontaneous callback stayed about 80 µs late in 219053e: the progress thread started its prediction
+    at its own wake-up; since 4be44e4 every wait counts from its job's submission. The nap has not run on
+    an H200.
   - *Goal 3, spontaneous callbacks.* The application thread's own wake from its condition variable (the
     handoff below) comes on top of WaitAny's path, so 1.15× is not reachable for an application that
     sleeps while it waits.
@@ -1180,8 +1179,8 @@ GAPS = """\
     by design:
     - MapAsync of an idle buffer completed the map inside the call (eef11e7), running the device poll that
       wgpu-native leaves to its poll. Since d504679 the next wait or poll on the calling thread runs it, as
-      in wgpu-native; `map_cycle` times the whole cycle, so the cost stays visible there (1.83 µs against
-      0.81 on the H100).
+      in wgpu-native; `map_cycle` times the whole cycle, so the cost stays visible there (2.19 µs against
+      1.15 on the H100, 219053e).
     - Unmap zeroes the 4 KiB view, the stale-mapping guarantee (docs/MAPPING.md). valgrind counts each
       byte of that `rep stosb`, and of the view's copy in WaitAny, as an instruction.
     - A small view is a copy in pages whose address is never handed out twice. Until 09b5b0c each small
