@@ -1168,9 +1168,9 @@ GAPS = """\
     came 0.9 µs after its spin's on a 10 ms job at 0.0207 process CPU/wall (wgpu-native's poll: 100 µs at
     0.0142), and 30 µs after on a 100 ms job at 0.0124. A/B runs in the same session (docs/DECISIONS.md,
     "Waiting"): the nap 8–15 µs after the spin at 0.023–0.024 against the alarm's 2–26 µs at 0.028–0.030.
-    The spontaneous callback stayed about 80 µs late in 219053e: the progress thread started its prediction
-    at its own wake-up; since 4be44e4 every wait counts from its job's submission. The nap has not run on
-    an H200.
+    Since 4be44e4 every wait counts from its job's submission; on a second H100 that day it brought WaitAny
+    within 10 µs of the spin in both runs (−4 and −8 µs at 0.021–0.023) and the spontaneous callback from
+    64–111 µs to 37–42 µs after the spin's. The nap has not run on an H200.
   - *Goal 3, spontaneous callbacks.* The application thread's own wake from its condition variable (the
     handoff below) comes on top of WaitAny's path, so 1.15× is not reachable for an application that
     sleeps while it waits.
