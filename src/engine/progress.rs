@@ -564,7 +564,11 @@ impl Progress {
                             }
                         }
                     }
-                    self.spin.note(begun.elapsed());
+                    // Only a wait the job ended teaches its length: a
+                    // slice that ran out counts from the same submission.
+                    if moved() {
+                        self.spin.note(begun.elapsed());
+                    }
                 }
                 // No fence (or reading it failed): poll in slices.
                 _ => std::thread::sleep(WAIT_SLICE),
