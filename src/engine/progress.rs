@@ -34,7 +34,7 @@ use wgpu_core::id::DeviceId;
 
 use crate::engine::fence::DeviceFence;
 use crate::engine::signal::{HostSignal, Nap};
-use crate::engine::spin::{with_fine_timer, Spin, WakeEnd};
+use crate::engine::spin::{ns_until, with_fine_timer, Spin, WakeEnd};
 use crate::engine::watch::Watcher;
 use crate::futures::ThreadKey;
 
@@ -342,12 +342,12 @@ impl Progress {
     /// `until`, and nudges `signal` when the fence reaches it
     /// ([`Watcher::watch`]). `false` when nobody can watch (no watcher on
     /// this backend, or it is closed): the caller sleeps on the fence.
-    pub(crate) fn watch(&self, target: u64, until: std::time::Instant, signal: &Arc<HostSignal>) -> bool {
+    fn watch(&self, target: u64, until: std::time::Instant, signal: &Arc<HostSignal>) -> bool {
         self.watcher.as_ref().is_some_and(|w| w.watch(target, until, signal))
     }
 
     /// The napper of [`Progress::watch`] for `target` is awake.
-    pub(crate) fn unwatch(&self, target: u64) {
+    fn unwatch(&self, target: u64) {
         if let Some(w) = self.watcher.as_ref() {
             w.unwatch(target);
         }
@@ -575,9 +575,4 @@ impl Progress {
             }
         }
     }
-}
-
-/// Nanoseconds from now until `at` (0 when it passed).
-fn ns_until(at: Instant) -> u64 {
-    u64::try_from(at.saturating_duration_since(Instant::now()).as_nanos()).unwrap_or(u64::MAX)
 }

@@ -431,8 +431,13 @@ impl Spin {
 }
 
 /// Nanoseconds since `start`.
-fn elapsed_ns(start: Instant) -> u64 {
+pub(crate) fn elapsed_ns(start: Instant) -> u64 {
     u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX)
+}
+
+/// Nanoseconds from now until `at` (0 when it passed).
+pub(crate) fn ns_until(at: Instant) -> u64 {
+    u64::try_from(at.saturating_duration_since(Instant::now()).as_nanos()).unwrap_or(u64::MAX)
 }
 
 /// Runs `f` with the calling thread's timer slack at 1 ns (Linux), so that

@@ -51,7 +51,7 @@ use wgpu_core::id::DeviceId;
 use crate::engine::fence::RawFence;
 use crate::engine::progress::Progress;
 use crate::engine::signal::{HostSignal, Nap};
-use crate::engine::spin::{with_fine_timer, Spin};
+use crate::engine::spin::{elapsed_ns, ns_until, with_fine_timer, Spin};
 use crate::futures::DirectSleep;
 use crate::objects::device::Device;
 
@@ -180,18 +180,8 @@ impl FenceWake {
         let mut done = || self.moved(seen) || self.wake.count() > token;
         done()
             || Spin::spin(ns_until(until), &mut done)
-            || self.sleep(seen, token, timeout_ns.saturating_sub(ns_since(start)))
+            || self.sleep(seen, token, timeout_ns.saturating_sub(elapsed_ns(start)))
     }
-}
-
-/// Nanoseconds from now until `at` (0 when it passed).
-fn ns_until(at: Instant) -> u64 {
-    u64::try_from(at.saturating_duration_since(Instant::now()).as_nanos()).unwrap_or(u64::MAX)
-}
-
-/// Nanoseconds since `start`.
-fn ns_since(start: Instant) -> u64 {
-    u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX)
 }
 
 impl Drop for FenceWake {
