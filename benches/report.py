@@ -1145,9 +1145,9 @@ GAPS = """\
 ## Where the remaining gaps come from
 
 - **Issue 34's goals** (the h200 run: wgpu-shim 27ba309, default release build, on the lent NVIDIA H200,
-  2026-12-06, the first H200 the device tool gave; the h100 run: 219053e on a lent H100, 2026-12-07).
+  2026-12-06, the first H200 the device tool gave; the h100 run: 9783977 on a lent H100, 2026-12-07).
   - *Goal 1, a WaitAny round trip at a spin's latency and ≤ 0.35 CPU/wall.* On the H200 WaitAny took 31.4
-    µs against wgpu-native's spin's 31.1 µs (1.009×), on the H100 (219053e) 42.5 against 40.8 µs (1.04×). Two
+    µs against wgpu-native's spin's 31.1 µs (1.009×), on an H100 (219053e) 42.5 against 40.8 µs (1.04×). Two
     changes since eef11e7 are on this path: MapAsync only registers the map (d504679), and a small map no
     longer faults in a fresh page for its copy (09b5b0c: chunks' memory is reused, docs/MAPPING.md). For
     the CPU half, a nap on a precise timer (`clock_nanosleep`, 1 ns timer slack) was tried (24fdc9c): on
@@ -1163,17 +1163,22 @@ GAPS = """\
     this page's h200 run) that lateness, 144–208 µs, was beyond the lead, so the early wake gained nothing
     there. Since 219053e the thread naps on a precise OS timer instead, while the device's fence watcher
     (`src/engine/watch.rs`) sleeps on the fence and wakes it if the job ends first, so a job that ends on
-    time costs no driver wake-up. This page's h100 run is 219053e's (a lent H100 on 2026-12-07, another
-    host than 09b5b0c's; its round trips are about a quarter slower for both libraries): WaitAny's callback
-    came 0.9 µs after its spin's on a 10 ms job at 0.0207 process CPU/wall (wgpu-native's poll: 100 µs at
-    0.0142), and 30 µs after on a 100 ms job at 0.0124. A/B runs in the same session (docs/DECISIONS.md,
+    time costs no driver wake-up. On a lent H100 (219053e, 2026-12-07, the h100 run this page showed
+    before) WaitAny's callback came 0.9 µs after its spin's on a 10 ms job at 0.0207 process CPU/wall
+    (wgpu-native's poll: 100 µs at 0.0142), and 30 µs after on a 100 ms job at 0.0124; this page's h100
+    run (9783977, a later H100 that day) meets goal 2 for WaitAny on 10 ms jobs and misses it on 100 ms
+    ones (the goals table). A/B runs in the same session (docs/DECISIONS.md,
     "Waiting"): the nap 8–15 µs after the spin at 0.023–0.024 against the alarm's 2–26 µs at 0.028–0.030.
     Since 4be44e4 every wait counts from its job's submission; on a second H100 that day it brought WaitAny
     within 10 µs of the spin in both runs (−4 and −8 µs at 0.021–0.023) and the spontaneous callback from
     64–111 µs to 37–42 µs after the spin's. The nap has not run on an H200.
-  - *Goal 3, spontaneous callbacks.* The application thread's own wake from its condition variable (the
-    handoff below) comes on top of WaitAny's path, so 1.15× is not reachable for an application that
-    sleeps while it waits.
+  - *Goal 3, spontaneous callbacks.* The extra time is the application thread's move to another CPU: it
+    wakes from its condition variable on another CPU than the progress thread that ran its callback, so
+    its wait grows by about 11 µs and its next submit runs about 12 µs slower on caches left on the other
+    CPU. With the process confined to one CPU the spontaneous round trip was 1.16–1.18× WaitAny's on a
+    lent H100 (9783977); the progress thread's linger, yielding instead, or moving itself to the asking
+    thread's CPU did not change it (docs/DECISIONS.md, "Waiting"). Where the application's thread wakes is
+    the scheduler's choice, so the library leaves goal 3 to the application's placement.
   - *Goal 4, calls.* The layer's own instructions per call are a few hundred, beside wgpu-core 30's
     thousands (the callgrind table: wgpu-shim's count less the wgpu-core calls inside it). Two calls differ
     by design:
