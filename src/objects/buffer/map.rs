@@ -368,7 +368,7 @@ pub(crate) unsafe fn map_async(
         )?
     };
     on_reject.disarm();
-    let device = buffer.device.clone();
+    let device = &buffer.device;
     let generation = GENERATION.fetch_add(1, Ordering::Relaxed);
     let delivery = map_delivery(&buffer, generation, &info);
     let (future, completer) =
