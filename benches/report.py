@@ -1172,13 +1172,14 @@ GAPS = """\
     Since 4be44e4 every wait counts from its job's submission; on a second H100 that day it brought WaitAny
     within 10 µs of the spin in both runs (−4 and −8 µs at 0.021–0.023) and the spontaneous callback from
     64–111 µs to 37–42 µs after the spin's. The nap has not run on an H200.
-  - *Goal 3, spontaneous callbacks.* The extra time is the application thread's move to another CPU: it
-    wakes from its condition variable on another CPU than the progress thread that ran its callback, so
-    its wait grows by about 11 µs and its next submit runs about 12 µs slower on caches left on the other
-    CPU. With the process confined to one CPU the spontaneous round trip was 1.16–1.18× WaitAny's on a
-    lent H100 (9783977); the progress thread's linger, yielding instead, or moving itself to the asking
-    thread's CPU did not change it (docs/DECISIONS.md, "Waiting"). Where the application's thread wakes is
-    the scheduler's choice, so the library leaves goal 3 to the application's placement.
+  - *Goal 3, spontaneous callbacks.* The extra time comes with the application thread's move to another
+    CPU: it wakes from its condition variable on another CPU than the progress thread that ran its
+    callback, its wait grows by about 11 µs and its next submit runs about 12 µs slower, presumably on
+    caches left on the other CPU. With the process confined to one CPU the spontaneous round trip was 1.16–1.18× WaitAny's on a
+    lent H100 (9783977); ending the progress thread's linger or yielding in it changed nothing, and
+    moving the thread to the asking thread's CPU helped in one run of four (docs/DECISIONS.md,
+    "Waiting"). Where the application's thread wakes is the scheduler's choice, so the library leaves
+    goal 3 to the application's placement.
   - *Goal 4, calls.* The layer's own instructions per call are a few hundred, beside wgpu-core 30's
     thousands (the callgrind table: wgpu-shim's count less the wgpu-core calls inside it). Two calls differ
     by design:
