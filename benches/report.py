@@ -1329,6 +1329,14 @@ GAPS = """\
   A software prefetch of the events ahead in a delivery was tried and was slower (146 against 140 µs), and
   so were chunks of 256 instead of 64 and a chunk with four inline slots (`SmallVec`), which saved a small
   wait its allocation but cost every event of a burst a branch on each access (158 against 119 µs).
+
+  The default build's run on this page (lavapipe-default, cd0fc17, 2026-12-07) has wgpu-shim at 0.94× of
+  wgpu-native at 10,000 futures, where 09b5b0c's run the day before had 1.01×. The library did not change
+  between them: five alternating processes of each (`bench --scenario futures_throughput --strategy poll`,
+  `taskset -c 1`, 10,000 futures) gave medians of 538 µs (524–571) for 09b5b0c's build, 566 µs (520–585)
+  for cd0fc17's and 544 µs (492–560) for wgpu-native; wgpu-native's figure moved between the runs. What
+  is left is delivery: 171–183 µs per 10,000 against wgpu-native's 126–128 in those processes, while
+  registration is the cheaper of the two.
 - **Futures throughput** (met on the GPU): a future costs no allocation (its callback is stored in the event),
   joining the current work-done batch takes the registry lock alone, and a burst is delivered 64 callbacks at
   a time, so its working set stays in cache. Spontaneous callbacks are delivered by one thread at a time
