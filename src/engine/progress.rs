@@ -34,7 +34,7 @@ use wgpu_core::id::DeviceId;
 
 use crate::engine::fence::DeviceFence;
 use crate::engine::signal::{HostSignal, Nap};
-use crate::engine::spin::{ns_until, with_fine_timer, Spin, WakeEnd};
+use crate::engine::spin::{ns_until, with_fine_timer, EarlyEnd, Spin, WakeEnd};
 use crate::engine::watch::Watcher;
 use crate::futures::ThreadKey;
 
@@ -453,8 +453,8 @@ impl Progress {
     /// The thread's early wake (`spin.rs`, the wake rung): sleeps until
     /// `at` (a watched nap, else a timed driver wait), unless the fence
     /// passes `seen` first, then spins until `until` and sleeps for the
-    /// rest of a slice. `false` when a driver wait failed.
-    fn sleep_early(&self, f: &dyn DeviceFence, seen: u64, (at, until): (Instant, Instant)) -> bool {
+    /// rest of a slice. How the sleep ended.
+    fn sleep_early(&self, f: &dyn DeviceFence, seen: u64, (at, until): (Instant, Instant)) -> EarlyEnd {
         let moved = || f.value().map_or(true, |v| v > seen);
         let slept = if at <= Instant::now() {
             true
@@ -465,16 +465,22 @@ impl Progress {
                     true
                 }
                 // The fence moved, or the thread must stop or leave the driver.
-                Some(Nap::Woken) => return true,
+                Some(Nap::Woken) => return EarlyEnd::Nudged,
                 // The watcher closed: the device is going or the process exits.
-                None if self.closing() => return true,
+                None if self.closing() => return EarlyEnd::Seen,
                 None => with_fine_timer(|| f.wait_ns(seen + 1, ns_until(at))),
             }
         };
-        if !slept || moved() || Spin::spin(ns_until(until), moved) {
-            return slept;
+        if !slept {
+            return EarlyEnd::Failed;
         }
-        f.wait_ns(seen + 1, FENCE_SLICE_NS)
+        if moved() || Spin::spin(ns_until(until), moved) {
+            return EarlyEnd::Seen;
+        }
+        match f.wait_ns(seen + 1, FENCE_SLICE_NS) {
+            true => EarlyEnd::Slept,
+            false => EarlyEnd::Failed,
+        }
     }
 
     /// The thread must stop or stay out of the driver.
@@ -548,14 +554,17 @@ impl Progress {
                     // is known (`spin.rs`).
                     let begun = self.submissions.submitted_at(seen + 1).unwrap_or_else(Instant::now);
                     let moved = || f.value().map_or(true, |v| v > seen);
+                    let mut early = None;
                     if !self.spin.short(moved) {
                         match self.spin.wake_rung_from(self.wake_end(), begun) {
                             // Sleep until just before the predicted end and
                             // spin it out (`spin.rs`, the wake rung).
                             Some(rung) if ns_until(rung.0) < FENCE_SLICE_NS => {
-                                if !self.sleep_early(f, seen, rung) {
+                                let end = self.sleep_early(f, seen, rung);
+                                if end == EarlyEnd::Failed {
                                     std::thread::sleep(WAIT_SLICE);
                                 }
+                                early = Some((rung, end));
                             }
                             _ => {
                                 if !f.wait_ns(seen + 1, FENCE_SLICE_NS) {
@@ -567,7 +576,7 @@ impl Progress {
                     // Only a wait the job ended teaches its length: a
                     // slice that ran out counts from the same submission.
                     if moved() {
-                        self.spin.note(begun.elapsed());
+                        self.spin.note_wait(begun, early);
                     }
                 }
                 // No fence (or reading it failed): poll in slices.

@@ -158,6 +158,24 @@ pub(crate) enum WakeEnd {
     Nap,
 }
 
+/// How the sleep of a wait's early wake ([`Spin::wake_rung_from`]) ended,
+/// which says how exactly the wait saw its job's end.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum EarlyEnd {
+    /// A spin saw the end (after the nap's time, or with no nap left): to
+    /// within one check of the fence.
+    Seen,
+    /// A nudge ended the nap before its time: the fence watcher woke in the
+    /// driver when the job ended, and the thread sees the end that wake-up
+    /// late.
+    Nudged,
+    /// The window's spin ran out and a driver sleep saw the end, the
+    /// driver's wake-up late.
+    Slept,
+    /// A driver wait failed.
+    Failed,
+}
+
 /// `WGPU_SHIM_WAKE_RUNG`, read once: `on`, `off`, or `auto` (the default).
 fn rung_setting() -> Rung {
     static SETTING: OnceLock<Rung> = OnceLock::new();
@@ -358,6 +376,49 @@ impl Spin {
                 self.long_dev_ns.store(dev - dev / 4 + diff / 4, Ordering::Relaxed);
             }
         }
+    }
+
+    /// Records a wait for the job submitted at `begun`, which the thread
+    /// saw end just now; `early`: its early wake's times (when the nap
+    /// ended, when the window's spin ended) and how its sleep ended, if it
+    /// had one.
+    pub(crate) fn note_wait(&self, begun: Instant, early: Option<((Instant, Instant), EarlyEnd)>) {
+        let waited = begun.elapsed();
+        match early {
+            Some(((at, until), end)) => self.note_early(
+                waited,
+                (at.saturating_duration_since(begun), until.saturating_duration_since(begun)),
+                end,
+            ),
+            None => self.note(waited),
+        }
+    }
+
+    /// Records a long wait of `waited` whose early wake ended as `end`, its
+    /// nap set to end `at` and its window's spin `until` (all counted from
+    /// the job's submission).
+    ///
+    /// An end that a driver's wake-up reported (a nudge, or the sleep after
+    /// the window) is seen that wake-up late: 40–200 µs after the signal on
+    /// the lent GPUs, more than the nap's lead. Learned as the job's length,
+    /// it puts the next nap's time past the job's end, where the end is
+    /// again a driver's to report, so the prediction stays that late (a lent
+    /// H100's progress thread did so for 20 jobs in a row). Such a wait
+    /// therefore counts a lead less (the lead follows how late this
+    /// machine's naps wake), a nudged one no later than the nap's time,
+    /// before which its job ended, and a slept one no earlier than the
+    /// window's end, after which its job ended. Each nudge then moves the
+    /// prediction down by at least half a lead, until a nap ends before the
+    /// job does and a spin sees the end.
+    pub(crate) fn note_early(&self, waited: Duration, (at, until): (Duration, Duration), end: EarlyEnd) {
+        let long = self.long_ns.load(Ordering::Relaxed);
+        let lead = Duration::from_nanos(self.lead_ns(self.cap_ns(), WakeEnd::Nap, long));
+        let counted = match end {
+            EarlyEnd::Nudged => waited.min(at).saturating_sub(lead),
+            EarlyEnd::Slept => waited.saturating_sub(lead).max(until),
+            EarlyEnd::Seen | EarlyEnd::Failed => waited,
+        };
+        self.note(counted);
     }
 
     /// The first rung: a nap where the recent short waits predict one
@@ -685,6 +746,59 @@ mod tests {
         // A job of a new length starts without spread.
         spin.note(Duration::from_millis(50));
         assert_eq!(spin.wake_rung_with(Rung::On, WakeEnd::Timed), Some((50_000_000 - lead, lead + cap)));
+    }
+
+    #[test]
+    fn ends_a_driver_reported_are_learned_a_lead_earlier() {
+        if env_cap_ns() != UNSET {
+            return;
+        }
+        let job = Duration::from_millis(10);
+        // The watcher's driver wake-up reports each end 120 µs late, beyond
+        // the lead (naps wake 25 µs late: a lead of 35 µs).
+        let nudged = job + Duration::from_micros(120);
+        let warmed = || {
+            let spin = spin(false, UNSET);
+            spin.note_nap(Duration::from_micros(25));
+            for _ in 0..8 {
+                spin.note(nudged);
+            }
+            spin
+        };
+        let nap_end = |spin: &Spin| {
+            let (early, window) = spin.wake_rung_with(Rung::On, WakeEnd::Nap).expect("a rung");
+            (Duration::from_nanos(early), Duration::from_nanos(early + window))
+        };
+        // Learned as they come, nudged ends keep every nap past the job's end.
+        let stuck = warmed();
+        for _ in 0..64 {
+            stuck.note(nudged);
+        }
+        assert!(nap_end(&stuck).0 > job, "the nap ends after the job: {:?}", nap_end(&stuck).0);
+        // Counted a lead earlier and no later than the nap's time, a few
+        // nudges bring the nap's end before the job's.
+        let spin = warmed();
+        let mut nudges = 0;
+        while nap_end(&spin).0 >= job {
+            let before = spin.long_ns.load(Ordering::Relaxed);
+            spin.note_early(nudged, nap_end(&spin), EarlyEnd::Nudged);
+            let after = spin.long_ns.load(Ordering::Relaxed);
+            assert!(before - after >= 17_500, "at least half a lead a nudge: {before} -> {after}");
+            nudges += 1;
+            assert!(nudges <= 8, "still past the job after {nudges} nudges");
+        }
+        // Ends a spin saw count as they are.
+        let long = spin.long_ns.load(Ordering::Relaxed);
+        spin.note_early(job, nap_end(&spin), EarlyEnd::Seen);
+        assert_eq!(spin.long_ns.load(Ordering::Relaxed), long - long / 4 + 10_000_000 / 4);
+        // An end a driver sleep saw after the window counts no earlier than
+        // the window's end.
+        let spin = warmed();
+        let (_, until) = nap_end(&spin);
+        let check = warmed();
+        spin.note_early(until + Duration::from_micros(10), nap_end(&spin), EarlyEnd::Slept);
+        check.note(until);
+        assert_eq!(spin.long_ns.load(Ordering::Relaxed), check.long_ns.load(Ordering::Relaxed));
     }
 
     #[test]

@@ -51,7 +51,7 @@ use wgpu_core::id::DeviceId;
 use crate::engine::fence::RawFence;
 use crate::engine::progress::Progress;
 use crate::engine::signal::{HostSignal, Nap};
-use crate::engine::spin::{elapsed_ns, ns_until, with_fine_timer, Spin};
+use crate::engine::spin::{elapsed_ns, ns_until, with_fine_timer, EarlyEnd, Spin};
 use crate::futures::DirectSleep;
 use crate::objects::device::Device;
 
@@ -152,8 +152,8 @@ impl FenceWake {
     /// sleep is a nap on the wake signal with the OS's precise timer, which
     /// the watcher nudges if the job ends early: the driver's wake-up, slow
     /// on some machines, is then paid only by a job that ends before its
-    /// prediction. Elsewhere it is a timed driver wait. `false` when the
-    /// driver reported an error.
+    /// prediction. Elsewhere it is a timed driver wait. How the sleep
+    /// ended.
     fn sleep_early(
         &self,
         progress: &Progress,
@@ -161,7 +161,7 @@ impl FenceWake {
         (seen, token): (u64, u64),
         (at, until): (Instant, Instant),
         timeout_ns: u64,
-    ) -> bool {
+    ) -> EarlyEnd {
         let start = Instant::now();
         if at > start {
             match progress.watched_nap(&self.wake, (token, seen + 1), (at, until), || self.moved(seen)) {
@@ -171,16 +171,20 @@ impl FenceWake {
                 }
                 Some(Nap::Woken) => {
                     log::trace!(target: "wgpu_shim", "early wake: woken during the nap");
-                    return true;
+                    return EarlyEnd::Nudged;
                 }
-                None if !with_fine_timer(|| self.sleep(seen, token, ns_until(at))) => return false,
+                None if !with_fine_timer(|| self.sleep(seen, token, ns_until(at))) => return EarlyEnd::Failed,
                 None => {}
             }
         }
         let mut done = || self.moved(seen) || self.wake.count() > token;
-        done()
-            || Spin::spin(ns_until(until), &mut done)
-            || self.sleep(seen, token, timeout_ns.saturating_sub(elapsed_ns(start)))
+        if done() || Spin::spin(ns_until(until), &mut done) {
+            return EarlyEnd::Seen;
+        }
+        match self.sleep(seen, token, timeout_ns.saturating_sub(elapsed_ns(start))) {
+            true => EarlyEnd::Slept,
+            false => EarlyEnd::Failed,
+        }
     }
 }
 
@@ -278,18 +282,21 @@ impl DirectSleep for Device {
         // which a cap of 0 (CPU adapters by default) turns off: no clock.
         // The wait counts from the job's submission where it is known.
         let begun = (cap_ns > 0).then(|| self.progress.submissions.submitted_at(seen + 1).unwrap_or_else(Instant::now));
+        let mut early = None;
         let slept = spin.short(|| fw.moved(seen) || fw.wake.count() > token)
             || match begun.and_then(|b| spin.wake_rung_from(self.progress.wake_end(), b)) {
                 // Nap until just before the predicted end, spin it out, then
                 // sleep for the rest if the GPU is not done yet.
                 Some(rung) if ns_until(rung.0) < timeout => {
-                    fw.sleep_early(&self.progress, spin, (seen, token), rung, timeout)
+                    let end = fw.sleep_early(&self.progress, spin, (seen, token), rung, timeout);
+                    early = Some((rung, end));
+                    end != EarlyEnd::Failed
                 }
                 _ => fw.sleep(seen, token, timeout),
             };
         let now = fw.raw.value();
         if let Some(begun) = begun.filter(|_| now.is_ok_and(|v| v > seen)) {
-            spin.note(begun.elapsed());
+            spin.note_wait(begun, early);
         }
         let polled = slept && now.is_ok_and(|now| poll_if_progressed(self, now));
         self.progress.leave_direct();
