@@ -1145,9 +1145,11 @@ GAPS = """\
 ## Where the remaining gaps come from
 
 - **Issue 34's goals** (the h200 run: wgpu-shim 27ba309, default release build, on the lent NVIDIA H200,
-  2026-12-06, the first H200 the device tool gave; the h100 run: 9783977 on a lent H100, 2026-12-07).
+  2026-12-06, the first H200 the device tool gave; the h100 run: 0e26381 on a lent H100, 2026-12-07).
   - *Goal 1, a WaitAny round trip at a spin's latency and ≤ 0.35 CPU/wall.* On the H200 WaitAny took 31.4
-    µs against wgpu-native's spin's 31.1 µs (1.009×), on an H100 (219053e) 42.5 against 40.8 µs (1.04×). Two
+    µs against wgpu-native's spin's 31.1 µs (1.009×), on an H100 (219053e) 42.5 against 40.8 µs (1.04×); this
+    page's h100 run (0e26381) has it at 0.93× of wgpu-native's spin, at about a core of CPU (the goals
+    table). Two
     changes since eef11e7 are on this path: MapAsync only registers the map (d504679), and a small map no
     longer faults in a fresh page for its copy (09b5b0c: chunks' memory is reused, docs/MAPPING.md). For
     the CPU half, a nap on a precise timer (`clock_nanosleep`, 1 ns timer slack) was tried (24fdc9c): on
@@ -1165,18 +1167,26 @@ GAPS = """\
     (`src/engine/watch.rs`) sleeps on the fence and wakes it if the job ends first, so a job that ends on
     time costs no driver wake-up. On a lent H100 (219053e, 2026-12-07, the h100 run this page showed
     before) WaitAny's callback came 0.9 µs after its spin's on a 10 ms job at 0.0207 process CPU/wall
-    (wgpu-native's poll: 100 µs at 0.0142), and 30 µs after on a 100 ms job at 0.0124; this page's h100
-    run (9783977, a later H100 that day) meets goal 2 for WaitAny on 10 ms jobs and misses it on 100 ms
-    ones (the goals table). A/B runs in the same session (docs/DECISIONS.md,
+    (wgpu-native's poll: 100 µs at 0.0142), and 30 µs after on a 100 ms job at 0.0124. A/B runs in the same session (docs/DECISIONS.md,
     "Waiting"): the nap 8–15 µs after the spin at 0.023–0.024 against the alarm's 2–26 µs at 0.028–0.030.
     Since 4be44e4 every wait counts from its job's submission; on a second H100 that day it brought WaitAny
     within 10 µs of the spin in both runs (−4 and −8 µs at 0.021–0.023) and the spontaneous callback from
-    64–111 µs to 37–42 µs after the spin's. The nap has not run on an H200.
+    64–111 µs to 37–42 µs after the spin's. Per-wait records of a test build on a lent H100 then showed
+    the progress thread's nap still on when the job ended in 21 waits of a run: the fence watcher's nudge
+    reported each end a driver's wake-up late, and learned as the job's length that kept the next nap past
+    the job's end.
+    Since 0e26381 such an end counts a lead earlier, and no later than the nap's time. In three A/B
+    sessions of four rounds (docs/DECISIONS.md, "Waiting") that brought the spontaneous callback on 10 ms
+    jobs from 54–93 µs to 25–41 µs after the spin's and `wgpuDevicePoll` from 29–31 µs to 23–27 µs, left
+    WaitAny within 5 µs of the spin, and cost 0.001–0.005 of a core more on 10 ms jobs (medians of
+    0.020–0.023 against 0.016–0.022), the spin that now sees the end. This page's h100 run (0e26381) meets goal 2 for WaitAny on
+    10 ms jobs and for `wgpuDevicePoll` and spontaneous callbacks on 100 ms ones, and misses the rest (the
+    goals table). The nap has not run on an H200.
   - *Goal 3, spontaneous callbacks.* The extra time comes with the application thread's move to another
     CPU: it wakes from its condition variable on another CPU than the progress thread that ran its
     callback, its wait grows by about 11 µs and its next submit runs about 12 µs slower, presumably on
     caches left on the other CPU. With the process confined to one CPU the spontaneous round trip was 1.16–1.18× WaitAny's on a
-    lent H100 (9783977); ending the progress thread's linger or yielding in it changed nothing, and
+    lent H100 (9783977's code); ending the progress thread's linger or yielding in it changed nothing, and
     moving the thread to the asking thread's CPU helped in one run of four (docs/DECISIONS.md,
     "Waiting"). Where the application's thread wakes is the scheduler's choice, so the library leaves
     goal 3 to the application's placement.

@@ -27,7 +27,10 @@
 //! they stay within a quarter of each other: only waits longer
 //! than twice the cap feed it, so the short waits an application makes
 //! between its long jobs (a readback of the result) do not pull it down,
-//! and a job of a new length is followed at its first wait.
+//! and a job of a new length is followed at its first wait. An end that a
+//! driver's wake-up reported (below) is counted a lead earlier
+//! ([`Spin::note_early`]), so that its lateness does not keep the next
+//! sleep past the job's end.
 //!
 //! How the sleep ends early matters. A timed `vkWaitSemaphores` that
 //! reaches its timeout costs a lot on NVIDIA's driver (580), which spins
@@ -403,7 +406,7 @@ impl Spin {
     /// the lent GPUs, more than the nap's lead. Learned as the job's length,
     /// it puts the next nap's time past the job's end, where the end is
     /// again a driver's to report, so the prediction stays that late (a lent
-    /// H100's progress thread did so for 20 jobs in a row). Such a wait
+    /// H100's progress thread did so for 21 jobs in a row). Such a wait
     /// therefore counts a lead less (the lead follows how late this
     /// machine's naps wake), a nudged one no later than the nap's time,
     /// before which its job ended, and a slept one no earlier than the
