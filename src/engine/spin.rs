@@ -165,8 +165,9 @@ pub(crate) enum WakeEnd {
 /// which says how exactly the wait saw its job's end.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum EarlyEnd {
-    /// A spin saw the end (after the nap's time, or with no nap left): to
-    /// within one check of the fence.
+    /// The end came after the sleep and a spin saw it, to within one check
+    /// of the fence (or, with no fence watcher, a timed driver wait
+    /// returned with it): the wait counts as it lasted.
     Seen,
     /// A nudge ended the nap before its time: the fence watcher woke in the
     /// driver when the job ended, and the thread sees the end that wake-up
