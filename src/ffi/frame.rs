@@ -3,10 +3,10 @@
 //! the log callback wait for the outermost call's return.
 //!
 //! All of it is one `const`-initialized `Cell` of plain data, so an API call
-//! reaches thread storage once on entry and once on return (each reach costs
-//! a `__tls_get_addr` call in a shared library). It has no destructor, so it
-//! is never torn down: calls from thread-storage destructors and exit
-//! handlers find it too.
+//! reaches thread storage once, on entry (each reach costs a `__tls_get_addr`
+//! call in a shared library): [`enter`] keeps the cell's address, and
+//! [`leave`] uses it. It has no destructor, so it is never torn down: calls
+//! from thread-storage destructors and exit handlers find it too.
 //!
 //! A frame is kept only while someone needs it: a log callback is set
 //! (`ffi::log`: messages logged inside a call wait for its return) or
@@ -35,11 +35,13 @@ thread_local! {
         const { Cell::new(State { depth: 0, queued: false, current: None, call: 0, next: 1 }) };
 }
 
-/// What [`enter`] replaced, for [`leave`] to restore.
-#[derive(Clone, Copy)]
+/// What [`enter`] replaced, for [`leave`] to restore, and where this
+/// thread's cell is. The raw pointer keeps it on the thread that entered
+/// (neither `Send` nor `Sync`).
 pub(crate) struct Entered {
     current: Option<&'static str>,
     call: u64,
+    cell: *const Cell<State>,
 }
 
 /// What [`leave`] found.
@@ -58,7 +60,7 @@ pub(crate) fn enter(func: &'static str) -> Option<Entered> {
     STATE
         .try_with(|s| {
             let mut st = s.get();
-            let saved = Entered { current: st.current, call: st.call };
+            let saved = Entered { current: st.current, call: st.call, cell: s as *const Cell<State> };
             st.depth += 1;
             st.current = Some(func);
             st.call = st.next;
@@ -69,21 +71,24 @@ pub(crate) fn enter(func: &'static str) -> Option<Entered> {
         .ok()
 }
 
-/// The call [`enter`] began returns: restores the outer call's frame.
+/// The call [`enter`] began returns: restores the outer call's frame,
+/// through the address `enter` found (no second reach of thread storage).
 #[inline]
 pub(crate) fn leave(saved: Entered) -> Left {
-    STATE
-        .try_with(|s| {
-            let mut st = s.get();
-            st.depth = st.depth.saturating_sub(1);
-            st.current = saved.current;
-            st.call = saved.call;
-            let outermost = st.depth == 0;
-            let queued = outermost && std::mem::take(&mut st.queued);
-            s.set(st);
-            Left { outermost, queued }
-        })
-        .unwrap_or(Left { outermost: true, queued: true })
+    // SAFETY: `enter` took this address from `STATE` on this thread
+    // (`Entered` cannot leave it), and that cell is never destroyed: it is
+    // `const`-initialized plain data without destructor, whose storage
+    // lives as long as the thread. Only `Cell::get`/`set` are used, as
+    // through the thread-local itself.
+    let s = unsafe { &*saved.cell };
+    let mut st = s.get();
+    st.depth = st.depth.saturating_sub(1);
+    st.current = saved.current;
+    st.call = saved.call;
+    let outermost = st.depth == 0;
+    let queued = outermost && std::mem::take(&mut st.queued);
+    s.set(st);
+    Left { outermost, queued }
 }
 
 /// API calls in progress on this thread (counted while a frame is kept).
