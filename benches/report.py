@@ -145,7 +145,9 @@ class Section:
             + (f"; LP_NUM_THREADS={self.d['env']['LP_NUM_THREADS']}" if not self.gpu and
                self.d.get('env', {}).get('LP_NUM_THREADS') else "")
             + (f"; every bench process on CPU(s) {self.d['env']['cpus']} (`--cpus`: `taskset`)"
-               if self.d.get('env', {}).get('cpus') else ""),
+               if self.d.get('env', {}).get('cpus') else "")
+            + ("; per-wait records on (`--wait-trace`): wgpu-shim's wake-ups a write later than untraced"
+               if self.d.get('env', {}).get('wait_trace') else ""),
             "- wgpu-shim: " + (self.d.get("shim_note") or (
                 f"commit {self.d.get('git', {}).get('commit', '?')[:10]}"
                 + (" (with uncommitted changes in src/)" if self.d.get("git", {}).get("src_dirty") else "")))
@@ -1191,7 +1193,8 @@ GAPS = """\
     wait whose nap and spin window miss the job's end is ended by a driver wake-up (the fence watcher's
     nudge, or the driver wait after the window), so its lateness is the driver's; per-wait records of that
     run, which would tell how many waits missed and by how much, were not taken (the session's device time
-    was spent). The nap has not run on an H200.
+    was spent); `benches/run.py --wait-trace DIR` now takes them (`WGPU_SHIM_WAIT_TRACE`,
+    docs/ENVIRONMENT.md). The nap has not run on an H200.
   - *Goal 3, spontaneous callbacks.* The extra time comes with the application thread's move to another
     CPU: it wakes from its condition variable on another CPU than the progress thread that ran its
     callback, its wait grows by about 11 µs and its next submit runs about 12 µs slower, presumably on

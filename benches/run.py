@@ -187,9 +187,14 @@ class Runner:
             cmd = ["taskset", "-c", self.args.cpus] + cmd
         if self.args.quick:
             cmd.append("--quick")
+        env = self.env
+        if self.args.wait_trace:
+            trace_dir = Path(self.args.wait_trace)
+            trace_dir.mkdir(parents=True, exist_ok=True)
+            env = dict(env, WGPU_SHIM_WAIT_TRACE=str(trace_dir / f"{lib.stem}-{scenario}-r{round_no}.tsv"))
         t0 = time.monotonic()
         try:
-            r = subprocess.run(cmd, capture_output=True, text=True, env=self.env, timeout=self.args.timeout + 30,
+            r = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=self.args.timeout + 30,
                                preexec_fn=_no_core_dumps)
             out, err, rc = r.stdout, r.stderr, r.returncode
         except subprocess.TimeoutExpired as e:
@@ -526,6 +531,10 @@ def main() -> int:
                          "released, as a failure (default: a warning, recorded in the results)")
     ap.add_argument("--shim-note", default="",
                     help="where the wgpu-shim library came from (recorded; default: this checkout's commit)")
+    ap.add_argument("--wait-trace", default="",
+                    help="a folder: each bench process writes WGPU_SHIM_WAIT_TRACE's per-wait records of its long "
+                         "waits to LIB-SCENARIO-rROUND.tsv there (wgpu-shim only; a record costs its wait a "
+                         "write, so a traced run is for diagnosis, not for published figures)")
     args = ap.parse_args()
     rounds = args.rounds if args.rounds is not None else (1 if args.quick else 3)
     scenarios = [s for s in args.scenarios.split(",") if s]
@@ -614,7 +623,8 @@ def main() -> int:
         "rounds": rounds,
         "job_units": units,
         "host": host_info(),
-        "env": {"VK_ICD_FILENAMES": icd, "LP_NUM_THREADS": env.get("LP_NUM_THREADS", ""), "cpus": args.cpus},
+        "env": {"VK_ICD_FILENAMES": icd, "LP_NUM_THREADS": env.get("LP_NUM_THREADS", ""), "cpus": args.cpus,
+                "wait_trace": args.wait_trace},
         "git": git_info(),
         "shim_note": args.shim_note,
         "libraries": {name: info for name, info in runner.infos.items()},

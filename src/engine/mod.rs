@@ -12,6 +12,8 @@
 //!   beside the fence or napping on a timer.
 //! - [`watch`]: the fence watcher, which sleeps on a device's fence for
 //!   threads that nap through the early wake.
+//! - [`wait_trace`]: per-wait records of the long waits
+//!   (`WGPU_SHIM_WAIT_TRACE`), for diagnosing late wake-ups on a GPU.
 //! - [`tracking`]: the ever-mapped buffers `wgpuDeviceDestroy` unmaps.
 //! - [`drivers`]: keeps drivers loaded until the process exits.
 //! - [`exit`]: the exit barrier that keeps the library's threads out of a
@@ -35,4 +37,5 @@ pub(crate) mod spin;
 pub(crate) mod tracking;
 #[cfg(target_os = "linux")]
 pub(crate) mod vk_memory;
+pub(crate) mod wait_trace;
 pub(crate) mod watch;

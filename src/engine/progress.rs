@@ -576,7 +576,7 @@ impl Progress {
                     // Only a wait the job ended teaches its length: a
                     // slice that ran out counts from the same submission.
                     if moved() {
-                        self.spin.note_wait(begun, early);
+                        self.spin.note_wait(crate::engine::wait_trace::Waiter::Progress, begun, early);
                     }
                 }
                 // No fence (or reading it failed): poll in slices.

@@ -296,7 +296,7 @@ impl DirectSleep for Device {
             };
         let now = fw.raw.value();
         if let Some(begun) = begun.filter(|_| now.is_ok_and(|v| v > seen)) {
-            spin.note_wait(begun, early);
+            spin.note_wait(crate::engine::wait_trace::Waiter::Direct, begun, early);
         }
         let polled = slept && now.is_ok_and(|now| poll_if_progressed(self, now));
         self.progress.leave_direct();
