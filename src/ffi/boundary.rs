@@ -38,18 +38,19 @@ pub(crate) use reject;
 /// or panics.
 ///
 /// Nothing in here may unwind into C (that aborts the process): the body
-/// runs under `catch_unwind`, and so does everything around it (logging,
-/// spontaneous delivery, the log callback's queue). None of it panics by
-/// design; thread-locals are reached with `try_with`, since calls come from
-/// exit handlers and thread-storage destructors too, where they are gone.
+/// runs under `catch_unwind`, and so does everything around it that calls
+/// other code (logging, spontaneous delivery, the log callback's queue).
+/// None of it panics by design; thread-locals are reached with `try_with`,
+/// since calls come from exit handlers and thread-storage destructors too,
+/// where they are gone. Entering and leaving the frame, plain `Cell`
+/// arithmetic that cannot panic (`ffi::frame`), and the check for owed
+/// spontaneous callbacks, an atomic load, run outside `catch_unwind`: they
+/// are on every call's path.
 pub(crate) fn call<R>(func: &'static str, fallback: R, body: impl FnOnce() -> ApiResult<R>) -> R {
     // The frame is kept only while a log callback or wgpu-native
     // compatibility needs it (`ffi::frame`).
-    let frame = if crate::ffi::log::active() || crate::compat::active() {
-        guarded(func, "entering", || crate::ffi::frame::enter(func)).flatten()
-    } else {
-        None
-    };
+    let frame =
+        if crate::ffi::log::active() || crate::compat::active() { crate::ffi::frame::enter(func) } else { None };
     // Borrowed, not moved, into `catch_unwind`, which copies its closure: a
     // copy of freshly written captures stalls on store forwarding.
     let mut body = Some(body);
@@ -75,8 +76,10 @@ pub(crate) fn call<R>(func: &'static str, fallback: R, body: impl FnOnce() -> Ap
             fallback
         }
     };
-    let left = frame.and_then(|frame| guarded(func, "leaving", || crate::ffi::frame::leave(frame)));
-    guarded(func, "delivering spontaneous callbacks", crate::futures::flush_spontaneous);
+    let left = frame.map(crate::ffi::frame::leave);
+    if crate::futures::spontaneous_owed() {
+        guarded(func, "delivering spontaneous callbacks", crate::futures::flush_spontaneous);
+    }
     if let Some(left) = left {
         guarded(func, "delivering log messages", || crate::ffi::log::returned(left));
     }

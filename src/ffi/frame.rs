@@ -13,6 +13,10 @@
 //! wgpu-native compatibility is on (`compat`: error text names the export).
 //! Otherwise [`crate::ffi::boundary::call`] skips it and an API call touches
 //! no thread storage at all.
+//!
+//! [`enter`] and [`leave`] run outside the boundary's `catch_unwind`, on
+//! every call's path, so they must not panic: they only get and set the
+//! cell, with saturating and wrapping arithmetic.
 
 use std::cell::{Cell, RefCell};
 
@@ -61,7 +65,7 @@ pub(crate) fn enter(func: &'static str) -> Option<Entered> {
         .try_with(|s| {
             let mut st = s.get();
             let saved = Entered { current: st.current, call: st.call, cell: s as *const Cell<State> };
-            st.depth += 1;
+            st.depth = st.depth.saturating_add(1);
             st.current = Some(func);
             st.call = st.next;
             st.next = st.next.wrapping_add(1);

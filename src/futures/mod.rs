@@ -161,10 +161,16 @@ pub(crate) fn run_untracked<R: Send + 'static>(result: R, callback: impl FnOnce(
 /// places where no internal lock is held.
 #[inline]
 pub(crate) fn flush_spontaneous() {
-    // The common case, on every API call's return: no thread has anything.
-    if THREADS_WITH_SPONTANEOUS.load(Ordering::Relaxed) != 0 {
+    if spontaneous_owed() {
         flush_spontaneous_now();
     }
+}
+
+/// Whether some thread may owe spontaneous callbacks: false in the common
+/// case, on every API call's return, which then needs no flush.
+#[inline]
+pub(crate) fn spontaneous_owed() -> bool {
+    THREADS_WITH_SPONTANEOUS.load(Ordering::Relaxed) != 0
 }
 
 /// Takes everything out of `owed`, counting it out.
