@@ -1216,8 +1216,8 @@ GAPS = """\
       map faulted in a fresh page, which on the development machine (a 2-CPU virtual machine) cost
       about 5 µs: a map cycle took 5.4 µs against wgpu-native's 0.56 (commit d504679). Since 09b5b0c
       the pages of retired chunks are reused under new addresses on Linux (docs/MAPPING.md): the map
-      cycle takes 1.2 µs there against wgpu-native's 0.55 (best round medians, lavapipe-default), the rest
-      being the chunks' mapping and replacing.
+      cycle takes 0.94 µs there against wgpu-native's 0.45 (best round medians, lavapipe-default, 859d075),
+      the rest being the chunks' mapping and replacing.
 - **The wait ladder on a GPU** (the earlier H200 run, of dee9c92's profile-guided build on 2026-12-03, since
   replaced on this page by 27ba309's; `src/engine/spin.rs`, docs/ARCHITECTURE.md "The wait ladder").
   A thread waiting for the device fence (WaitAny's direct wait, `wgpuDevicePoll`, the progress thread) first
@@ -1353,8 +1353,14 @@ GAPS = """\
   so were chunks of 256 instead of 64 and a chunk with four inline slots (`SmallVec`), which saved a small
   wait its allocation but cost every event of a burst a branch on each access (158 against 119 µs).
 
-  The default build's run on this page (lavapipe-default, cd0fc17, 2026-12-07) has wgpu-shim at 0.94× of
-  wgpu-native at 10,000 futures, where 09b5b0c's run the day before had 1.01×. The library did not change
+  The default build's run on this page (lavapipe-default: 859d075, whose library code is ba919fd's,
+  2026-12-07) has wgpu-shim at 1.00× of wgpu-native at 10,000 futures and 1.45× at 100,000. The run published
+  before it (cd0fc17's, another machine of this kind the same day) had 0.94× and 1.28×. Between the two,
+  bbc76c5 and ba919fd took 23–29 instructions off every API call under wgpu-native compatibility, which
+  the bench's `wgpuDevicePoll` turns on (one thread-storage access and three `catch_unwind` frames;
+  CHANGELOG); alternating processes of 734643c's and ba919fd's builds on one CPU (five each, poll) took
+  425 against 394 µs for 10,000 futures and 4,547 against 4,080 µs for 100,000.
+  Before that, cd0fc17's 0.94× against 09b5b0c's 1.01× the day before was noise: the library did not change
   between them: five alternating processes of each (`bench --scenario futures_throughput --strategy poll`,
   `taskset -c 1`, 10,000 futures) gave medians of 538 µs (524–571) for 09b5b0c's build, 566 µs (520–585)
   for cd0fc17's and 544 µs (492–560) for wgpu-native; wgpu-native's figure moved between the runs. What
