@@ -84,7 +84,7 @@ impl Submissions {
     pub(crate) fn note(&self, index: u64) {
         let (idx, time) = &self.recent[(index % RECENT as u64) as usize];
         idx.store(0, Ordering::Release);
-        let ns = u64::try_from(epoch().elapsed().as_nanos()).unwrap_or(u64::MAX);
+        let ns = super::spin::elapsed_ns(epoch());
         time.store(ns, Ordering::Release);
         idx.store(index, Ordering::Release);
         self.newest.fetch_max(index, Ordering::AcqRel);

@@ -211,7 +211,7 @@ impl DeviceFence for GlFence {
                 return true;
             }
         };
-        let left = deadline.saturating_duration_since(Instant::now()).as_nanos().min(u64::MAX as u128) as u64;
+        let left = super::spin::ns_until(deadline);
         // SAFETY: a live sync of this display (held by `sync`); no context
         // is needed, so no flag.
         match unsafe { (self.egl.client_wait)(self.egl.display, sync.raw, 0, left) } {

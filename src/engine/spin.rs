@@ -245,7 +245,7 @@ impl Lateness {
     }
 
     fn note(&self, late: Duration) {
-        let ns = u64::try_from(late.as_nanos()).unwrap_or(u64::MAX).clamp(1, MAX_CAP_NS);
+        let ns = nanos(late).clamp(1, MAX_CAP_NS);
         let old = self.ns();
         let new = match old {
             0 => ns,
@@ -318,11 +318,7 @@ impl Spin {
         let cap = self.cap_ns();
         let long = self.long_ns.load(Ordering::Relaxed);
         let lead = self.lead_ns(cap, end, long);
-        // Jobs that stray from their average (a GPU's clocks) widen the
-        // window on both sides of the predicted end, by twice their recent
-        // deviation, at most a 400th of the wait: the window's spin then
-        // costs at most about half a percent of a core more.
-        let spread = (2 * self.long_dev_ns.load(Ordering::Relaxed)).min(long / SPREAD_DIVISOR);
+        let spread = self.spread_ns(long);
         let wanted = match setting {
             Rung::Off => false,
             Rung::Auto => end != WakeEnd::Timed || long >= RUNG_MIN_NS,
@@ -332,6 +328,15 @@ impl Spin {
             return None;
         }
         Some((long - lead - spread, lead + cap + 2 * spread))
+    }
+
+    /// How far the early wake's window reaches on each side of the predicted
+    /// end `long`: jobs that stray from their average (a GPU's clocks) widen
+    /// it by twice their recent deviation, at most a 400th of the wait, so
+    /// that the window's spin costs at most about half a percent of a core
+    /// more.
+    fn spread_ns(&self, long: u64) -> u64 {
+        (2 * self.long_dev_ns.load(Ordering::Relaxed)).min(long / SPREAD_DIVISOR)
     }
 
     /// How long before a long wait's predicted end its early wake ends: a
@@ -362,7 +367,7 @@ impl Spin {
 
     /// Records how long a wait for the fence took, spin and sleep together.
     pub(crate) fn note(&self, waited: Duration) {
-        let ns = u64::try_from(waited.as_nanos()).unwrap_or(u64::MAX);
+        let ns = nanos(waited);
         let old = self.recent_ns.load(Ordering::Relaxed);
         let new = old - old / 4 + ns / 4;
         self.recent_ns.store(new, Ordering::Relaxed);
@@ -403,12 +408,13 @@ impl Spin {
             }
         };
         if let Some(record) = traced.flatten() {
-            wait_trace::record(&wait_trace::Record { counted_ns: wait_trace::ns(counted), ..record });
+            wait_trace::record(&wait_trace::Record { counted_ns: nanos(counted), ..record });
         }
     }
 
-    /// The trace record of a long wait, before it is learned (`None` for a
-    /// short one, which is not recorded).
+    /// The trace record of a long wait, with the prediction it was waited
+    /// with (`None` for a short one, which is not recorded). Its
+    /// `counted_ns` is 0 until the wait is learned.
     fn trace_record(
         &self,
         waiter: Waiter,
@@ -416,7 +422,7 @@ impl Spin {
         early: Option<((Duration, Duration), EarlyEnd)>,
     ) -> Option<wait_trace::Record> {
         let cap = self.cap_ns();
-        let waited_ns = wait_trace::ns(waited);
+        let waited_ns = nanos(waited);
         if early.is_none() && waited_ns <= 2 * cap {
             return None;
         }
@@ -426,9 +432,9 @@ impl Spin {
             waited_ns,
             predicted_ns: long,
             lead_ns: self.lead_ns(cap, WakeEnd::Nap, long),
-            spread_ns: (2 * self.long_dev_ns.load(Ordering::Relaxed)).min(long / SPREAD_DIVISOR),
-            early: early.map(|((at, until), end)| (wait_trace::ns(at), wait_trace::ns(until), end)),
-            counted_ns: waited_ns,
+            spread_ns: self.spread_ns(long),
+            early: early.map(|((at, until), end)| (nanos(at), nanos(until), end)),
+            counted_ns: 0,
         })
     }
 
@@ -531,14 +537,19 @@ impl Spin {
     }
 }
 
+/// A duration in nanoseconds, saturating at `u64::MAX` (584 years).
+pub(crate) fn nanos(d: Duration) -> u64 {
+    u64::try_from(d.as_nanos()).unwrap_or(u64::MAX)
+}
+
 /// Nanoseconds since `start`.
 pub(crate) fn elapsed_ns(start: Instant) -> u64 {
-    u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX)
+    nanos(start.elapsed())
 }
 
 /// Nanoseconds from now until `at` (0 when it passed).
 pub(crate) fn ns_until(at: Instant) -> u64 {
-    u64::try_from(at.saturating_duration_since(Instant::now()).as_nanos()).unwrap_or(u64::MAX)
+    nanos(at.saturating_duration_since(Instant::now()))
 }
 
 /// Runs `f` with the calling thread's timer slack at 1 ns (Linux), so that

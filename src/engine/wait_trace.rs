@@ -22,11 +22,11 @@
 use std::fs::File;
 use std::io::Write;
 use std::sync::OnceLock;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use parking_lot::Mutex;
 
-use super::spin::EarlyEnd;
+use super::spin::{elapsed_ns, EarlyEnd};
 
 /// Which thread waited.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -106,7 +106,7 @@ impl Trace {
     /// Appends `record`. A failed write is logged once per trace and the
     /// record is dropped: tracing never fails a wait.
     pub(crate) fn write(&self, record: &Record) {
-        let t_ns = u64::try_from(self.start.elapsed().as_nanos()).unwrap_or(u64::MAX);
+        let t_ns = elapsed_ns(self.start);
         let line = record.line(t_ns);
         if let Err(err) = self.file.lock().write_all(line.as_bytes()) {
             static LOGGED: std::sync::Once = std::sync::Once::new();
@@ -147,11 +147,6 @@ pub(crate) fn record(record: &Record) {
     if let Some(trace) = trace() {
         trace.write(record);
     }
-}
-
-/// A duration in nanoseconds, saturating.
-pub(crate) fn ns(d: Duration) -> u64 {
-    u64::try_from(d.as_nanos()).unwrap_or(u64::MAX)
 }
 
 #[cfg(test)]

@@ -196,8 +196,7 @@ impl Watcher {
     /// expected end (at least a slice, at most [`WATCH_MAX_NS`]), and
     /// nudges the napper once the fence reached it.
     fn watch_fence(&self, watch: &Watch) {
-        let left = watch.until.saturating_duration_since(Instant::now()).as_nanos();
-        let timeout = u64::try_from(left).unwrap_or(u64::MAX).saturating_add(SLICE_NS).min(WATCH_MAX_NS);
+        let timeout = super::spin::ns_until(watch.until).saturating_add(SLICE_NS).min(WATCH_MAX_NS);
         if !self.fence.wait_ns(watch.target, timeout) {
             // The wait failed: the napper sleeps out its nap; no retry loop.
             std::thread::sleep(Duration::from_millis(2));

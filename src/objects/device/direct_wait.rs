@@ -269,10 +269,7 @@ impl DirectSleep for Device {
         };
         let timeout = match deadline {
             None => SLICE_NS,
-            Some(d) => {
-                let left = d.saturating_duration_since(Instant::now());
-                u64::try_from(left.as_nanos()).unwrap_or(u64::MAX).min(SLICE_NS)
-            }
+            Some(d) => ns_until(d).min(SLICE_NS),
         };
         // The progress thread stands by while this thread watches the fence.
         self.progress.enter_direct();
