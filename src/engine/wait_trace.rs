@@ -85,6 +85,7 @@ fn end_name(end: EarlyEnd) -> &'static str {
         EarlyEnd::Nudged => "nudged",
         EarlyEnd::Slept => "slept",
         EarlyEnd::Failed => "failed",
+        EarlyEnd::Passed => "passed",
     }
 }
 
