@@ -456,10 +456,8 @@ impl Progress {
     /// rest of a slice. How the sleep ended.
     fn sleep_early(&self, f: &dyn DeviceFence, seen: u64, (at, until): (Instant, Instant)) -> EarlyEnd {
         let moved = || f.value().map_or(true, |v| v > seen);
-        // Whether the thread slept until `at`: a job done at its first look
-        // after that ended at some point of the sleep.
-        let napped = if at <= Instant::now() {
-            false
+        let slept = if at <= Instant::now() {
+            true
         } else {
             match self.watched_nap(&self.nap, (self.nap.count(), seen + 1), (at, until), moved) {
                 Some(Nap::TimedOut { late }) => {
@@ -470,17 +468,13 @@ impl Progress {
                 Some(Nap::Woken) => return EarlyEnd::Nudged,
                 // The watcher closed: the device is going or the process exits.
                 None if self.closing() => return EarlyEnd::Seen,
-                None if !with_fine_timer(|| f.wait_ns(seen + 1, ns_until(at))) => return EarlyEnd::Failed,
-                // A timed driver wait that returned before its time was
-                // woken by the job's end.
-                None if Instant::now() < at && moved() => return EarlyEnd::Nudged,
-                None => true,
+                None => with_fine_timer(|| f.wait_ns(seen + 1, ns_until(at))),
             }
         };
-        if moved() {
-            return if napped { EarlyEnd::Passed } else { EarlyEnd::Seen };
+        if !slept {
+            return EarlyEnd::Failed;
         }
-        if Spin::spin(ns_until(until), moved) {
+        if moved() || Spin::spin(ns_until(until), moved) {
             return EarlyEnd::Seen;
         }
         match f.wait_ns(seen + 1, FENCE_SLICE_NS) {

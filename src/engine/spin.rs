@@ -27,11 +27,10 @@
 //! they stay within a quarter of each other: only waits longer
 //! than twice the cap feed it, so the short waits an application makes
 //! between its long jobs (a readback of the result) do not pull it down,
-//! and a job of a new length is followed at its first wait. Only a spin
-//! sees a job's end as it came; an end that came before the nap did, or
-//! that a driver's wake-up reported (below), bounds the job's length and
-//! moves the prediction at once ([`Spin::note_early`]), so that a nap past
-//! the job's end reaches it again within a few waits.
+//! and a job of a new length is followed at its first wait. An end that a
+//! driver's wake-up reported (below) is counted a lead earlier
+//! ([`Spin::note_early`]), so that its lateness does not keep the next
+//! sleep past the job's end.
 //!
 //! How the sleep ends early matters. A timed `vkWaitSemaphores` that
 //! reaches its timeout costs a lot on NVIDIA's driver (580), which spins
@@ -178,9 +177,6 @@ pub(crate) enum EarlyEnd {
     /// The window's spin ran out and a driver sleep saw the end, the
     /// driver's wake-up late.
     Slept,
-    /// The job had ended when the nap did: at the thread's first look
-    /// after its timer woke it, by how long is unknown.
-    Passed,
     /// A driver wait failed.
     Failed,
 }
@@ -234,10 +230,6 @@ pub(crate) struct Spin {
     /// How late the naps' timer woke their nappers, recently: a napping
     /// early wake takes its lead from it.
     nap_late: Lateness,
-    /// The step by which the last long wait was counted back, if its end
-    /// was known only to have come before some time (0: it was not); see
-    /// [`Spin::note_early`].
-    back_ns: AtomicU64,
 }
 
 /// How late the wake-ups of one kind came, recently (0: none seen yet): an
@@ -276,7 +268,6 @@ impl Spin {
             short_ns: AtomicU64::new(0),
             long_dev_ns: AtomicU64::new(0),
             nap_late: Lateness::default(),
-            back_ns: AtomicU64::new(0),
         }
     }
 
@@ -451,65 +442,29 @@ impl Spin {
     /// nap set to end `at` and its window's spin `until` (all counted from
     /// the job's submission).
     ///
-    /// Only a spin sees a job's end as it came ([`EarlyEnd::Seen`]). The
-    /// other ends bound it:
-    ///
-    /// - a job that had ended when the nap did ([`EarlyEnd::Passed`]) or
-    ///   whose end a nudge reported before the nap's time
-    ///   ([`EarlyEnd::Nudged`]) ended before that time, by up to the
-    ///   driver's wake-up (40–200 µs on the lent GPUs). Such a wait counts a
-    ///   cap and a spread earlier, and the prediction moves there at once,
-    ///   not by the quarter an average gives: the next window then still
-    ///   reaches past the end (it spins until a cap and a spread after the
-    ///   prediction), so each such wait brings the nap a cap closer to the
-    ///   end without a driver sleep. A prediction 200 µs late reaches the
-    ///   end in about four waits, where moving a margin a wait took ten
-    ///   (a lent H100's 100 ms jobs stayed 187 µs late over 12);
-    /// - a job whose end a driver sleep saw after the window
-    ///   ([`EarlyEnd::Slept`]) ended after the window: it counts a lead
-    ///   less than the driver reported (no earlier than the window's end),
-    ///   and the prediction moves there at once if that is later.
-    ///
+    /// An end that a driver's wake-up reported (a nudge, or the sleep after
+    /// the window) is seen that wake-up late: 40–200 µs after the signal on
+    /// the lent GPUs, more than the nap's lead. Learned as the job's length,
+    /// it puts the next nap's time past the job's end, where the end is
+    /// again a driver's to report, so the prediction stays that late (a lent
+    /// H100's progress thread did so for 21 jobs in a row). Such a wait
+    /// therefore counts a lead less (the lead follows how late this
+    /// machine's naps wake), a nudged one no later than the nap's time,
+    /// before which its job ended, and a slept one no earlier than the
+    /// window's end, after which its job ended. Each nudge then moves the
+    /// prediction down by at least half a lead, until a nap ends before the
+    /// job does and a spin sees the end.
     /// Returns the length it counted.
     pub(crate) fn note_early(&self, waited: Duration, (at, until): (Duration, Duration), end: EarlyEnd) -> Duration {
-        let cap = self.cap_ns();
         let long = self.long_ns.load(Ordering::Relaxed);
-        match end {
-            EarlyEnd::Nudged | EarlyEnd::Passed => {
-                let before = if end == EarlyEnd::Nudged { waited.min(at) } else { waited };
-                let step = self.step_back(self.lead_ns(cap, WakeEnd::Nap, long), cap + self.spread_ns(long));
-                let counted = before.saturating_sub(Duration::from_nanos(step));
-                self.note(counted);
-                self.long_ns.fetch_min(nanos(counted).max(1), Ordering::Relaxed);
-                counted
-            }
-            EarlyEnd::Slept => {
-                self.back_ns.store(0, Ordering::Relaxed);
-                let lead = Duration::from_nanos(self.lead_ns(cap, WakeEnd::Nap, long));
-                let counted = waited.saturating_sub(lead).max(until);
-                self.note(counted);
-                self.long_ns.fetch_max(nanos(counted), Ordering::Relaxed);
-                counted
-            }
-            EarlyEnd::Seen | EarlyEnd::Failed => {
-                self.back_ns.store(0, Ordering::Relaxed);
-                self.note(waited);
-                waited
-            }
-        }
-    }
-
-    /// How far back an end known only to have come before some time counts:
-    /// `first` the first time, then twice the step before, at most `most`.
-    fn step_back(&self, first: u64, most: u64) -> u64 {
-        let step = match self.back_ns.load(Ordering::Relaxed) {
-            0 => first,
-            prev => prev.saturating_mul(2),
-        }
-        .min(most)
-        .max(1);
-        self.back_ns.store(step, Ordering::Relaxed);
-        step
+        let lead = Duration::from_nanos(self.lead_ns(self.cap_ns(), WakeEnd::Nap, long));
+        let counted = match end {
+            EarlyEnd::Nudged => waited.min(at).saturating_sub(lead),
+            EarlyEnd::Slept => waited.saturating_sub(lead).max(until),
+            EarlyEnd::Seen | EarlyEnd::Failed => waited,
+        };
+        self.note(counted);
+        counted
     }
 
     /// The first rung: a nap where the recent short waits predict one

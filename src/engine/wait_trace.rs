@@ -85,7 +85,6 @@ fn end_name(end: EarlyEnd) -> &'static str {
         EarlyEnd::Nudged => "nudged",
         EarlyEnd::Slept => "slept",
         EarlyEnd::Failed => "failed",
-        EarlyEnd::Passed => "passed",
     }
 }
 

@@ -163,32 +163,22 @@ impl FenceWake {
         timeout_ns: u64,
     ) -> EarlyEnd {
         let start = Instant::now();
-        let mut done = || self.moved(seen) || self.wake.count() > token;
-        // Set when the thread slept until `at`: a job done at its first look
-        // after that ended at some point of the sleep.
-        let mut napped = false;
         if at > start {
             match progress.watched_nap(&self.wake, (token, seen + 1), (at, until), || self.moved(seen)) {
                 Some(Nap::TimedOut { late }) => {
                     log::trace!(target: "wgpu_shim", "early wake: the nap ended {late:?} after its time");
                     spin.note_nap(late);
-                    napped = true;
                 }
                 Some(Nap::Woken) => {
                     log::trace!(target: "wgpu_shim", "early wake: woken during the nap");
                     return EarlyEnd::Nudged;
                 }
                 None if !with_fine_timer(|| self.sleep(seen, token, ns_until(at))) => return EarlyEnd::Failed,
-                // A timed driver wait: one that returned before its time
-                // was woken by the job's end.
-                None if Instant::now() < at && done() => return EarlyEnd::Nudged,
-                None => napped = true,
+                None => {}
             }
         }
-        if done() {
-            return if napped { EarlyEnd::Passed } else { EarlyEnd::Seen };
-        }
-        if Spin::spin(ns_until(until), &mut done) {
+        let mut done = || self.moved(seen) || self.wake.count() > token;
+        if done() || Spin::spin(ns_until(until), &mut done) {
             return EarlyEnd::Seen;
         }
         match self.sleep(seen, token, timeout_ns.saturating_sub(elapsed_ns(start))) {
