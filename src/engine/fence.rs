@@ -42,13 +42,18 @@ pub(crate) trait DeviceFence: Send + Sync {
     fn wait_ns(&self, target: u64, timeout_ns: u64) -> bool;
 }
 
-/// How many recent submissions [`Submissions::submitted_at`] remembers.
+/// How many recent submissions [`Submissions::begun`] remembers.
 const RECENT: usize = 8;
 
 /// The submission indices a device handed to wgpu-core: the newest, for a
 /// fence that covers submissions itself ([`super::gl_fence::GlFence`]), and
 /// when each recent one was made, from which the wait ladder's early wake
 /// predicts a job's end (`spin.rs`).
+///
+/// The indices have gaps: wgpu-core takes an index for every call that may
+/// flush its pending writes (`wgpuQueueOnSubmittedWorkDone`, a buffer's
+/// map) and submits nothing when there are none, so the fence then moves
+/// from one submission straight to the next noted one.
 #[derive(Default)]
 pub(crate) struct Submissions {
     newest: AtomicU64,
@@ -56,10 +61,11 @@ pub(crate) struct Submissions {
     sleepers: AtomicUsize,
     lock: Mutex<()>,
     cond: Condvar,
-    /// The recent submissions, by index modulo [`RECENT`]: the index and
-    /// its time, in nanoseconds since [`epoch`] (the index is stored last,
-    /// and read again after the time, so a reader never pairs an index
-    /// with another's time).
+    /// The next slot of `recent` to fill (modulo [`RECENT`]).
+    cursor: AtomicUsize,
+    /// The recent submissions: an index and its time, in nanoseconds since
+    /// [`epoch`] (the index is stored last, and read again after the time,
+    /// so a reader never pairs an index with another's time).
     recent: [(AtomicU64, AtomicU64); RECENT],
 }
 
@@ -69,20 +75,55 @@ fn epoch() -> Instant {
     *EPOCH.get_or_init(Instant::now)
 }
 
+/// Where a wait that saw the fence at some value counts from
+/// ([`Submissions::begun`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Begun {
+    /// When the first submission beyond that value was made, or the wait's
+    /// start where it is not a recent submission.
+    pub(crate) at: Instant,
+    /// Whether `at` is a submission's time.
+    pub(crate) submitted: bool,
+    /// How many recent submissions were not done yet (at most [`RECENT`]).
+    pub(crate) behind: u64,
+}
+
 impl Submissions {
-    /// When submission `index` was made, if it is one of the recent ones.
-    pub(crate) fn submitted_at(&self, index: u64) -> Option<Instant> {
-        let (idx, time) = &self.recent[(index % RECENT as u64) as usize];
-        if idx.load(Ordering::Acquire) != index {
+    /// Where a wait that saw the fence at `seen` counts from: the time of
+    /// the first submission noted beyond `seen` (the one whose end the wait
+    /// sees first) where it is a recent one, else now.
+    pub(crate) fn begun(&self, seen: u64) -> Begun {
+        let mut first: Option<(u64, u64)> = None;
+        let mut behind = 0;
+        for slot in &self.recent {
+            let Some((index, ns)) = Self::read(slot) else { continue };
+            if index > seen {
+                behind += 1;
+                if first.is_none_or(|(i, _)| index < i) {
+                    first = Some((index, ns));
+                }
+            }
+        }
+        match first {
+            Some((_, ns)) => Begun { at: epoch() + Duration::from_nanos(ns), submitted: true, behind },
+            None => Begun { at: Instant::now(), submitted: false, behind },
+        }
+    }
+
+    /// A slot's index and time, if it holds a consistent pair.
+    fn read((idx, time): &(AtomicU64, AtomicU64)) -> Option<(u64, u64)> {
+        let index = idx.load(Ordering::Acquire);
+        if index == 0 {
             return None;
         }
         let ns = time.load(Ordering::Acquire);
-        (idx.load(Ordering::Acquire) == index).then(|| epoch() + Duration::from_nanos(ns))
+        (idx.load(Ordering::Acquire) == index).then_some((index, ns))
     }
 
     /// A submission with `index` was made.
     pub(crate) fn note(&self, index: u64) {
-        let (idx, time) = &self.recent[(index % RECENT as u64) as usize];
+        let slot = self.cursor.fetch_add(1, Ordering::AcqRel) % RECENT;
+        let (idx, time) = &self.recent[slot];
         idx.store(0, Ordering::Release);
         let ns = super::spin::elapsed_ns(epoch());
         time.store(ns, Ordering::Release);
@@ -91,6 +132,15 @@ impl Submissions {
         if self.sleepers.load(Ordering::SeqCst) > 0 {
             let _guard = self.lock.lock();
             self.cond.notify_all();
+        }
+    }
+
+    /// wgpu-core says the newest submission is `index` (0: none): noted
+    /// as made now when it is beyond every noted one, a submission wgpu-core
+    /// made itself (a flush of its pending writes).
+    pub(crate) fn note_flush(&self, index: u64) {
+        if index > self.newest() {
+            self.note(index);
         }
     }
 
@@ -280,18 +330,36 @@ mod tests {
     use super::*;
 
     #[test]
-    fn recent_submissions_remember_their_time() {
+    fn a_wait_counts_from_the_first_recent_submission_beyond_what_it_saw() {
         let subs = Submissions::default();
         let before = Instant::now();
-        subs.note(5);
-        let at = subs.submitted_at(5).expect("a recent submission");
-        assert!(at >= before && at <= Instant::now());
-        assert_eq!(subs.submitted_at(6), None, "not submitted yet");
-        for i in 6..=13 {
-            subs.note(i);
+        let none = subs.begun(0);
+        assert!(!none.submitted && none.behind == 0 && none.at >= before, "nothing submitted: from now");
+        // wgpu-core leaves gaps (indices taken for flushes that submitted
+        // nothing): the fence moves from 1 straight to 4.
+        subs.note(1);
+        std::thread::sleep(Duration::from_millis(2));
+        subs.note(4);
+        let first = subs.begun(0);
+        assert!(first.submitted && first.behind == 2 && first.at >= before);
+        let second = subs.begun(1);
+        assert!(second.submitted && second.behind == 1);
+        assert!(second.at >= first.at + Duration::from_millis(2), "submission 4's time, not 1's");
+        assert_eq!(subs.begun(3).at, second.at, "2 and 3 were never submitted");
+        let done = subs.begun(4);
+        assert!(!done.submitted && done.behind == 0 && done.at > second.at, "nothing beyond 4: from now");
+        // Only the RECENT newest are remembered, whatever their indices.
+        for i in 0..RECENT as u64 {
+            subs.note(100 + 8 * i);
         }
-        assert_eq!(subs.submitted_at(5), None, "no longer recent: its slot holds 13");
-        assert!(subs.submitted_at(13).is_some_and(|t| t >= at));
-        assert_eq!(subs.newest(), 13);
+        let late = subs.begun(4);
+        assert!(late.submitted && late.behind == RECENT as u64 && late.at >= done.at, "1 and 4 are forgotten");
+        assert_eq!(subs.newest(), 100 + 8 * (RECENT as u64 - 1));
+        // A flush wgpu-core made itself is noted once, and only beyond.
+        subs.note_flush(0);
+        subs.note_flush(104);
+        assert_eq!(subs.begun(156).behind, 0, "nothing beyond the newest");
+        subs.note_flush(157);
+        assert!(subs.begun(156).submitted && subs.newest() == 157);
     }
 }

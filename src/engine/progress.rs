@@ -552,11 +552,11 @@ impl Progress {
                     // short GPU work arrive as soon as WaitAny's would.
                     // The wait counts from the job's submission where it
                     // is known (`spin.rs`).
-                    let begun = self.submissions.submitted_at(seen + 1).unwrap_or_else(Instant::now);
+                    let begun = self.submissions.begun(seen);
                     let moved = || f.value().map_or(true, |v| v > seen);
                     let mut early = None;
                     if !self.spin.short(moved) {
-                        match self.spin.wake_rung_from(self.wake_end(), begun) {
+                        match self.spin.wake_rung_from(self.wake_end(), begun.at) {
                             // Sleep until just before the predicted end and
                             // spin it out (`spin.rs`, the wake rung).
                             Some(rung) if ns_until(rung.0) < FENCE_SLICE_NS => {

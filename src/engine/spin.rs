@@ -20,7 +20,8 @@
 //! earlier wakes it from the driver as before; finishing later costs that
 //! spin, then a driver sleep. It turns the driver's wake-up delay into a
 //! spin's. The wait counts from the job's submission where the device
-//! remembers it (`Submissions::submitted_at`), so that a wait that starts
+//! remembers it (`Submissions::begun`: the first submission beyond the
+//! fence value the wait saw), so that a wait that starts
 //! late (a progress thread woken for the job, an application that waits
 //! after other work) still wakes shortly before the job's end. The
 //! prediction is the last long wait, averaged with the ones before while
@@ -75,6 +76,7 @@
 //! else the default: 50 µs on GPUs and 0 on CPU adapters, where the "GPU" is
 //! threads competing with the spinning one for the same cores.
 
+use super::fence::Begun;
 use super::wait_trace::{self, Waiter};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
@@ -388,18 +390,18 @@ impl Spin {
         }
     }
 
-    /// Records a wait for the job submitted at `begun`, which the thread
-    /// saw end just now; `early`: its early wake's times (when the nap
-    /// ended, when the window's spin ended) and how its sleep ended, if it
-    /// had one.
+    /// Records a wait for the job it counts from at `begun` (its
+    /// submission, where known), which the thread saw end just now;
+    /// `early`: its early wake's times (when the nap ended, when the
+    /// window's spin ended) and how its sleep ended, if it had one.
     /// `who`: the thread, for `WGPU_SHIM_WAIT_TRACE`'s records
     /// (`wait_trace.rs`).
-    pub(crate) fn note_wait(&self, who: Waiter, begun: Instant, early: Option<((Instant, Instant), EarlyEnd)>) {
-        let waited = begun.elapsed();
+    pub(crate) fn note_wait(&self, who: Waiter, begun: Begun, early: Option<((Instant, Instant), EarlyEnd)>) {
+        let waited = begun.at.elapsed();
         let early = early.map(|((at, until), end)| {
-            ((at.saturating_duration_since(begun), until.saturating_duration_since(begun)), end)
+            ((at.saturating_duration_since(begun.at), until.saturating_duration_since(begun.at)), end)
         });
-        let traced = wait_trace::on().then(|| self.trace_record(who, waited, early));
+        let traced = wait_trace::on().then(|| self.trace_record((who, begun), waited, early));
         let counted = match early {
             Some((times, end)) => self.note_early(waited, times, end),
             None => {
@@ -417,7 +419,7 @@ impl Spin {
     /// `counted_ns` is 0 until the wait is learned.
     fn trace_record(
         &self,
-        waiter: Waiter,
+        (waiter, begun): (Waiter, Begun),
         waited: Duration,
         early: Option<((Duration, Duration), EarlyEnd)>,
     ) -> Option<wait_trace::Record> {
@@ -429,6 +431,8 @@ impl Spin {
         let long = self.long_ns.load(Ordering::Relaxed);
         Some(wait_trace::Record {
             waiter,
+            since_submit: begun.submitted,
+            behind: begun.behind,
             waited_ns,
             predicted_ns: long,
             lead_ns: self.lead_ns(cap, WakeEnd::Nap, long),

@@ -4,10 +4,13 @@
 //! A benchmark's medians say how late callbacks come after long jobs, not
 //! why. With `WGPU_SHIM_WAIT_TRACE=PATH`, each long wait that the wait
 //! ladder learns from appends one tab-separated line to `PATH`: which
-//! thread waited, how long the job took from its submission to the end the
-//! thread saw, what the ladder predicted and with which lead and spread,
-//! when its nap and its window's spin were set to end, how the sleep ended
-//! ([`EarlyEnd`]), and what length the wait taught. The first line names
+//! thread waited, whether it counts from the job's submission (`since`:
+//! `submit`) or from its own start (`wait`: the submission was not a recent
+//! one), how many submissions were outstanding (`behind`), how long the job
+//! took from there to the end the thread saw, what the ladder predicted and
+//! with which lead and spread, when its nap and its window's spin were set
+//! to end, how the sleep ended ([`EarlyEnd`]), and what length the wait
+//! taught. The first line names
 //! the columns. Short waits (those the first rung's spin covers) are not
 //! recorded.
 //!
@@ -42,6 +45,11 @@ pub(crate) enum Waiter {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Record {
     pub(crate) waiter: Waiter,
+    /// Whether the times count from the job's submission (else from the
+    /// wait's start: the submission was not a recent one).
+    pub(crate) since_submit: bool,
+    /// How many submissions were not done when the wait began.
+    pub(crate) behind: u64,
     /// Until the thread saw the job's end.
     pub(crate) waited_ns: u64,
     /// The predicted length before this wait was learned (0: none yet).
@@ -58,7 +66,7 @@ pub(crate) struct Record {
 
 /// The header line: the columns of [`Record::line`].
 const HEADER: &str =
-    "t_ns\twaiter\twaited_ns\tpredicted_ns\tlead_ns\tspread_ns\tnap_until_ns\twindow_until_ns\tend\tcounted_ns\n";
+    "t_ns\twaiter\tsince\tbehind\twaited_ns\tpredicted_ns\tlead_ns\tspread_ns\tnap_until_ns\twindow_until_ns\tend\tcounted_ns\n";
 
 impl Record {
     /// The record as a line of `HEADER`'s columns; `t_ns` is when it was
@@ -72,9 +80,10 @@ impl Record {
             Some((nap, window, end)) => (nap.to_string(), window.to_string(), end_name(end)),
             None => ("-".to_string(), "-".to_string(), "none"),
         };
+        let since = if self.since_submit { "submit" } else { "wait" };
         format!(
-            "{t_ns}\t{waiter}\t{}\t{}\t{}\t{}\t{nap}\t{window}\t{end}\t{}\n",
-            self.waited_ns, self.predicted_ns, self.lead_ns, self.spread_ns, self.counted_ns
+            "{t_ns}\t{waiter}\t{since}\t{}\t{}\t{}\t{}\t{}\t{nap}\t{window}\t{end}\t{}\n",
+            self.behind, self.waited_ns, self.predicted_ns, self.lead_ns, self.spread_ns, self.counted_ns
         )
     }
 }
@@ -162,6 +171,8 @@ mod tests {
         let trace = Trace::open(&path).expect("open");
         trace.write(&Record {
             waiter: Waiter::Direct,
+            since_submit: true,
+            behind: 1,
             waited_ns: 10_100_000,
             predicted_ns: 10_050_000,
             lead_ns: 40_000,
@@ -171,6 +182,8 @@ mod tests {
         });
         trace.write(&Record {
             waiter: Waiter::Progress,
+            since_submit: false,
+            behind: 2,
             waited_ns: 200_000,
             predicted_ns: 0,
             lead_ns: 150_000,
@@ -185,9 +198,12 @@ mod tests {
         assert!(lines.iter().all(|l| l.len() == columns), "every line has the header's columns: {text}");
         assert_eq!(
             &lines[1][1..],
-            ["direct", "10100000", "10050000", "40000", "6000", "10004000", "10106000", "nudged", "9964000"]
+            [
+                "direct", "submit", "1", "10100000", "10050000", "40000", "6000", "10004000", "10106000", "nudged",
+                "9964000"
+            ]
         );
-        assert_eq!(&lines[2][1..], ["progress", "200000", "0", "150000", "0", "-", "-", "none", "200000"]);
+        assert_eq!(&lines[2][1..], ["progress", "wait", "2", "200000", "0", "150000", "0", "-", "-", "none", "200000"]);
         let _ = std::fs::remove_dir_all(&dir);
     }
 

@@ -299,21 +299,22 @@ fn trace_records_hold_long_waits_as_the_ladder_saw_them() {
         return;
     }
     let spin = spin(false, UNSET);
+    let from = |waiter, submitted| (waiter, Begun { at: Instant::now(), submitted, behind: 1 });
     // A short wait (within two caps) is the first rung's: no record.
-    assert!(spin.trace_record(Waiter::Direct, Duration::from_micros(60), None).is_none());
+    assert!(spin.trace_record(from(Waiter::Direct, true), Duration::from_micros(60), None).is_none());
     // A long one without an early wake is recorded with the prediction it
     // found (none yet).
-    let first = spin.trace_record(Waiter::Progress, Duration::from_millis(10), None).expect("a record");
+    let first = spin.trace_record(from(Waiter::Progress, false), Duration::from_millis(10), None).expect("a record");
     assert_eq!(
-        (first.waiter, first.waited_ns, first.predicted_ns, first.early.is_none()),
-        (Waiter::Progress, 10_000_000, 0, true)
+        (first.waiter, first.since_submit, first.waited_ns, first.predicted_ns, first.early.is_none()),
+        (Waiter::Progress, false, 10_000_000, 0, true)
     );
     spin.note(Duration::from_millis(10));
     // An early wake's times and end are kept, and the prediction is the
     // one before this wait is learned.
     let times = (Duration::from_micros(9_800), Duration::from_micros(10_050));
     let rec = spin
-        .trace_record(Waiter::Direct, Duration::from_micros(10_030), Some((times, EarlyEnd::Seen)))
+        .trace_record(from(Waiter::Direct, true), Duration::from_micros(10_030), Some((times, EarlyEnd::Seen)))
         .expect("a record");
     assert_eq!(rec.predicted_ns, 10_000_000);
     assert_eq!(rec.early, Some((9_800_000, 10_050_000, EarlyEnd::Seen)));

@@ -278,10 +278,10 @@ impl DirectSleep for Device {
         // How long the fence took feeds the spin budget and the wake rung,
         // which a cap of 0 (CPU adapters by default) turns off: no clock.
         // The wait counts from the job's submission where it is known.
-        let begun = (cap_ns > 0).then(|| self.progress.submissions.submitted_at(seen + 1).unwrap_or_else(Instant::now));
+        let begun = (cap_ns > 0).then(|| self.progress.submissions.begun(seen));
         let mut early = None;
         let slept = spin.short(|| fw.moved(seen) || fw.wake.count() > token)
-            || match begun.and_then(|b| spin.wake_rung_from(self.progress.wake_end(), b)) {
+            || match begun.and_then(|b| spin.wake_rung_from(self.progress.wake_end(), b.at)) {
                 // Nap until just before the predicted end, spin it out, then
                 // sleep for the rest if the GPU is not done yet.
                 Some(rung) if ns_until(rung.0) < timeout => {

@@ -225,6 +225,10 @@ impl WorkDone {
             fired: false,
         };
         let waits_for = device.global().queue_on_submitted_work_done(device.queue_id, Box::new(move || guard.fire()));
+        // wgpu-core flushed pending writes (a `wgpuQueueWriteBuffer` with
+        // no submit since) as a submission of its own: the fence's waiters
+        // count from it, and a GL fence covers it.
+        device.progress.submissions.note_flush(waits_for);
         drop(order);
         if waits_for == 0 {
             // Nothing in flight: wgpu-core calls the closure at its next
