@@ -452,9 +452,16 @@ impl Progress {
 
     /// The thread's early wake (`spin.rs`, the wake rung): sleeps until
     /// `at` (a watched nap, else a timed driver wait), unless the fence
-    /// passes `seen` first, then spins until `until` and sleeps for the
-    /// rest of a slice. How the sleep ended.
-    fn sleep_early(&self, f: &dyn DeviceFence, seen: u64, (at, until): (Instant, Instant)) -> EarlyEnd {
+    /// passes `seen` first, then polls once (`warm`: see
+    /// [`Spin::wake_rung`]), spins until `until` and sleeps for the rest of
+    /// a slice. How the sleep ended.
+    fn sleep_early(
+        &self,
+        f: &dyn DeviceFence,
+        seen: u64,
+        (at, until): (Instant, Instant),
+        warm: impl FnOnce(),
+    ) -> EarlyEnd {
         let moved = || f.value().map_or(true, |v| v > seen);
         let slept = if at <= Instant::now() {
             true
@@ -474,6 +481,10 @@ impl Progress {
         if !slept {
             return EarlyEnd::Failed;
         }
+        if moved() {
+            return EarlyEnd::Seen;
+        }
+        warm();
         if moved() || Spin::spin(ns_until(until), moved) {
             return EarlyEnd::Seen;
         }
@@ -560,7 +571,13 @@ impl Progress {
                             // Sleep until just before the predicted end and
                             // spin it out (`spin.rs`, the wake rung).
                             Some(rung) if ns_until(rung.0) < FENCE_SLICE_NS => {
-                                let end = self.sleep_early(f, seen, rung);
+                                let warm = || {
+                                    if let Err(err) = locks.poll(global, device_id) {
+                                        log::debug!(target: "wgpu_shim", "device poll: {err}");
+                                    }
+                                    crate::futures::flush_spontaneous();
+                                };
+                                let end = self.sleep_early(f, seen, rung, warm);
                                 if end == EarlyEnd::Failed {
                                     std::thread::sleep(WAIT_SLICE);
                                 }

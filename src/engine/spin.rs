@@ -33,6 +33,12 @@
 //! ([`Spin::note_early`]), so that its lateness does not keep the next
 //! sleep past the job's end.
 //!
+//! When the sleep ends before the job does, the thread polls the device
+//! once before its spin (a poll that finds nothing done costs a few
+//! microseconds): the poll after the job's end then runs on warm caches,
+//! as a spinning `wgpuInstanceProcessEvents` loop's does, not on a core
+//! that slept for milliseconds (docs/DECISIONS.md, "Waiting").
+//!
 //! How the sleep ends early matters. A timed `vkWaitSemaphores` that
 //! reaches its timeout costs a lot on NVIDIA's driver (580), which spins
 //! before the timeout: a timed wait that nothing signals cost 1.0 of a core

@@ -146,7 +146,9 @@ impl FenceWake {
 
     /// The wake rung (`spin.rs`): sleeps until `at`, then spins until
     /// `until` and sleeps for the rest of `timeout_ns` (from the call),
-    /// unless the fence passes `seen` or a signal after `token` comes first.
+    /// unless the fence passes `seen` or a signal after `token` comes first;
+    /// between the sleep and the spin it polls once (`warm`: see
+    /// [`Spin::wake_rung`]).
     ///
     /// Where the device's fence watcher can watch for it (`watch.rs`), the
     /// sleep is a nap on the wake signal with the OS's precise timer, which
@@ -161,6 +163,7 @@ impl FenceWake {
         (seen, token): (u64, u64),
         (at, until): (Instant, Instant),
         timeout_ns: u64,
+        warm: impl FnOnce(),
     ) -> EarlyEnd {
         let start = Instant::now();
         if at > start {
@@ -178,6 +181,10 @@ impl FenceWake {
             }
         }
         let mut done = || self.moved(seen) || self.wake.count() > token;
+        if done() {
+            return EarlyEnd::Seen;
+        }
+        warm();
         if done() || Spin::spin(ns_until(until), &mut done) {
             return EarlyEnd::Seen;
         }
@@ -285,7 +292,11 @@ impl DirectSleep for Device {
                 // Nap until just before the predicted end, spin it out, then
                 // sleep for the rest if the GPU is not done yet.
                 Some(rung) if ns_until(rung.0) < timeout => {
-                    let end = fw.sleep_early(&self.progress, spin, (seen, token), rung, timeout);
+                    let warm = || {
+                        self.poll_now();
+                        crate::futures::flush_spontaneous();
+                    };
+                    let end = fw.sleep_early(&self.progress, spin, (seen, token), rung, timeout, warm);
                     early = Some((rung, end));
                     end != EarlyEnd::Failed
                 }
