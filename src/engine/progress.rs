@@ -500,6 +500,16 @@ impl Progress {
         st.shutdown || st.exit
     }
 
+    /// One non-blocking poll of the device from this thread: the work
+    /// marked unpolled is taken first, and a failure is logged (the loop
+    /// goes on).
+    fn poll_device(&self, global: &Global, device_id: DeviceId, locks: &DeviceLocks) {
+        self.take_unpolled();
+        if let Err(err) = locks.poll(global, device_id) {
+            log::debug!(target: "wgpu_shim", "device poll: {err}");
+        }
+    }
+
     fn run(&self, global: &Global, device_id: DeviceId, locks: &DeviceLocks, fence: Option<&dyn DeviceFence>) {
         let direct = || self.direct.load(Ordering::SeqCst) > 0;
         let idle = |st: &State| (st.exit || st.pending == 0 || direct() || !st.wanted) && !st.shutdown;
@@ -537,11 +547,7 @@ impl Progress {
             }
             // Completion closures run in here and only mark events ready.
             let seen = fence.map(DeviceFence::value);
-            self.take_unpolled();
-            let polled = locks.poll(global, device_id);
-            if let Err(err) = polled {
-                log::debug!(target: "wgpu_shim", "device poll: {err}");
-            }
+            self.poll_device(global, device_id, locks);
             if let Some(Ok(seen)) = seen {
                 self.polled.fetch_max(seen, Ordering::AcqRel);
             }
@@ -572,9 +578,7 @@ impl Progress {
                             // spin it out (`spin.rs`, the wake rung).
                             Some(rung) if ns_until(rung.0) < FENCE_SLICE_NS => {
                                 let warm = || {
-                                    if let Err(err) = locks.poll(global, device_id) {
-                                        log::debug!(target: "wgpu_shim", "device poll: {err}");
-                                    }
+                                    self.poll_device(global, device_id, locks);
                                     crate::futures::flush_spontaneous();
                                 };
                                 let end = self.sleep_early(f, seen, rung, warm);
