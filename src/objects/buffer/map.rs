@@ -519,8 +519,7 @@ fn start_core_map(buffer: &Arc<Buffer>, generation: u64, write: bool, offset: u6
         // The map waits for submission `index`. wgpu-core made it itself
         // where the buffer had a pending `wgpuQueueWriteBuffer` (a flush,
         // as in `queue/work_done.rs`): noted, the fence's waiters count
-        // from it and a GL fence covers it (else a GL wait for it sleeps
-        // until its slice ends).
+        // from it and a GL fence's syncs cover it, as for any submission.
         Ok(index) => device.progress.submissions.note_flush(index),
         // The callback already ran with this error.
         Err(err) => device.report(err),
