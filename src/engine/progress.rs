@@ -77,6 +77,14 @@ impl DeviceLocks {
         Maintenance { _shared: self.maintain.read(), _one_at_a_time: one_at_a_time }
     }
 
+    /// [`DeviceLocks::poll`] for a caller that goes on whatever the poll
+    /// finds: a failure is logged.
+    pub(crate) fn poll_or_log(&self, global: &Global, device_id: DeviceId) {
+        if let Err(err) = self.poll(global, device_id) {
+            log::debug!(target: "wgpu_shim", "device poll: {err}");
+        }
+    }
+
     /// Polls the device without waiting. Once the library is detached from
     /// the driver at exit (`exit.rs`) there is nothing to poll.
     pub(crate) fn poll(
@@ -500,14 +508,11 @@ impl Progress {
         st.shutdown || st.exit
     }
 
-    /// One non-blocking poll of the device from this thread: the work
-    /// marked unpolled is taken first, and a failure is logged (the loop
-    /// goes on).
-    fn poll_device(&self, global: &Global, device_id: DeviceId, locks: &DeviceLocks) {
+    /// One non-blocking poll of the device: the work marked unpolled is
+    /// taken first, and a failure is logged (the caller goes on).
+    pub(crate) fn poll_device(&self, global: &Global, device_id: DeviceId, locks: &DeviceLocks) {
         self.take_unpolled();
-        if let Err(err) = locks.poll(global, device_id) {
-            log::debug!(target: "wgpu_shim", "device poll: {err}");
-        }
+        locks.poll_or_log(global, device_id);
     }
 
     fn run(&self, global: &Global, device_id: DeviceId, locks: &DeviceLocks, fence: Option<&dyn DeviceFence>) {

@@ -35,10 +35,10 @@
 //!
 //! When the sleep ends before the job does, the thread polls the device
 //! once before its spin (a poll that finds nothing done costs a few
-//! microseconds), so that the poll after the job's end presumably finds
-//! its caches warm, as a spinning `wgpuInstanceProcessEvents` loop's does,
-//! after a core that slept for milliseconds (measured only as an earlier
-//! callback: docs/DECISIONS.md, "Waiting").
+//! microseconds). The presumed gain: the poll after the job's end runs on
+//! warm caches, as a spinning `wgpuInstanceProcessEvents` loop's does, not
+//! on a core that slept for milliseconds. Only the earlier callback is
+//! measured, not the caches (docs/DECISIONS.md, "Waiting").
 //!
 //! How the sleep ends early matters. A timed `vkWaitSemaphores` that
 //! reaches its timeout costs a lot on NVIDIA's driver (580), which spins

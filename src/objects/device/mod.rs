@@ -317,16 +317,12 @@ impl Device {
 
     /// Polls the device once, without waiting.
     pub(crate) fn poll_now(&self) {
-        self.progress.take_unpolled();
-        self.poll_now_taken();
+        self.progress.poll_device(self.global(), self.id, &self.locks);
     }
 
     /// [`Device::poll_now`] once the unpolled mark is taken.
     fn poll_now_taken(&self) {
-        let polled = self.locks.poll(self.global(), self.id);
-        if let Err(err) = polled {
-            log::debug!(target: "wgpu_shim", "device poll: {err}");
-        }
+        self.locks.poll_or_log(self.global(), self.id);
     }
 
     /// Loses the device as a driver failure would (injected faults,
