@@ -124,10 +124,17 @@ jobs="$(nproc 2>/dev/null || echo 2)"
 spec_yml="$WGPU_SHIM_ROOT/../shared/spec/webgpu.yml"
 summary=()
 failed=0
+failed_steps=()
 passed=0
 skipped=0
 library_built=0
 started=$SECONDS
+
+# Each step's output is also kept in a file of its own, so that the summary
+# can end with the lines that say why a step failed: CI's report shows only
+# the end of the output.
+step_logs="$(mktemp -d "${TMPDIR:-/tmp}/wgpu-shim-steps.XXXXXX")" || step_logs=""
+trap 'rm -rf "$step_logs"' EXIT
 
 print_summary() {
   section "summary"
@@ -138,7 +145,14 @@ print_summary() {
   if [ "${#left_out[@]}" -gt 0 ]; then
     printf '  --quick: %d steps of the full run left out (%s)\n' "${#left_out[@]}" "${left_out[*]}"
   fi
-  local failures=$((${#summary[@]} - passed - skipped))
+  local failures=$((${#summary[@]} - passed - skipped)) name
+  for name in "${failed_steps[@]}"; do
+    printf '  why %s failed:\n' "$name"
+    failure_recap "$name"
+  done
+  if [ "$failures" -gt 0 ]; then
+    printf '  disk: %s\n' "$(disk_space)"
+  fi
   printf '  total %ds: %d passed, %d failed, %d skipped\n' $((SECONDS - started)) \
     "$passed" "$failures" "$skipped"
   if [ "$failed" -ne 0 ]; then
@@ -179,12 +193,13 @@ step() {
   fi
   section "$name: $description"
   local t0=$SECONDS status
-  if "$@"; then
+  if run_logged "$name" "$@"; then
     status=PASS
     passed=$((passed + 1))
   else
     status=FAIL
     failed=1
+    failed_steps+=("$name")
   fi
   local secs=$((SECONDS - t0))
   printf -- '---- %s: %s (%ds)\n' "$name" "$status" "$secs"
@@ -194,6 +209,59 @@ step() {
     exit 1
   fi
   [ "$status" = PASS ]
+}
+
+# run_logged NAME COMMAND...: runs COMMAND in this shell (a step function
+# sets variables that later steps read), its output and errors going both to
+# standard output and to the step's log, $step_logs/NAME.log; returns
+# COMMAND's status.
+run_logged() {
+  local name="$1" rc=0 tee_fd tee_pid
+  shift
+  if [ -z "$step_logs" ] || ! : >"$step_logs/$name.log" 2>/dev/null; then
+    "$@"
+    return
+  fi
+  exec {tee_fd}> >(tee "$step_logs/$name.log")
+  tee_pid=$!
+  "$@" >&"$tee_fd" 2>&1 || rc=$?
+  exec {tee_fd}>&-
+  # The tee ends when the last writer closes the pipe. A process the step
+  # left running (a server it started) would hold it open: it is not waited
+  # for longer than 10 s.
+  local tries=0
+  while kill -0 "$tee_pid" 2>/dev/null && [ "$tries" -lt 100 ]; do
+    sleep 0.1
+    tries=$((tries + 1))
+  done
+  if kill "$tee_pid" 2>/dev/null; then
+    echo "test.sh: a process that step $name started still holds its output open; its log ends here" >&2
+  fi
+  wait "$tee_pid" 2>/dev/null
+  return "$rc"
+}
+
+# failure_recap NAME: the lines of step NAME's log that most likely say why it
+# failed (its last lines that name an error, else its last lines), at most 160
+# characters each.
+failure_recap() {
+  local log="$step_logs/$1.log" lines
+  if [ -z "$step_logs" ] || [ ! -s "$log" ]; then
+    echo "    (no output was recorded)"
+    return
+  fi
+  lines="$(grep -a -i -E 'error|fail|panic|abort|no space|denied|not found|missing|cannot|timed out|timeout' "$log" |
+    grep -a -v -E 'Passed|^ *(Compiling|Checking|Fresh) ' | tail -n 6)"
+  [ -n "$lines" ] || lines="$(tail -n 6 "$log")"
+  printf '%s\n' "$lines" | cut -c1-160 | sed 's/^/    /'
+  printf '    last line: %s\n' "$(tail -n 1 "$log" | cut -c1-148)"
+}
+
+# disk_space: the free space where the tests write (the tree, TMPDIR), one
+# line; a full disk makes any step fail.
+disk_space() {
+  df -Ph "$WGPU_SHIM_ROOT" "${TMPDIR:-/tmp}" 2>/dev/null |
+    awk 'NR > 1 && !seen[$1]++ { printf "%s%s %s free of %s", sep, $6, $4, $2; sep = "; " } END { print "" }'
 }
 
 # run COMMAND...: prints COMMAND, then runs it.
@@ -360,7 +428,7 @@ consumer() {
 
 # The temporary folders of the packaging steps (install, archive, wheel).
 pkg_tmp="$(mktemp -d "${TMPDIR:-/tmp}/wgpu-shim-test.XXXXXX")" || exit 1
-trap 'rm -rf "$pkg_tmp"' EXIT
+trap 'rm -rf "$pkg_tmp" "$step_logs"' EXIT
 
 # lib_dir_check: a relative CARGO_TARGET_DIR is taken from the repository
 # root, as the scripts run cargo there, whatever folder the caller is in: by
