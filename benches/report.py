@@ -1147,12 +1147,13 @@ GAPS = """\
 ## Where the remaining gaps come from
 
 - **Issue 34's goals** (the h200 run: wgpu-shim 27ba309, default release build, on the lent NVIDIA H200,
-  2026-12-06, the first H200 the device tool gave; the h100 run: bbc76c5 on a lent H100, 2026-12-07, two
-  rounds, the only machine this session's device time gave).
+  2026-12-06, the first H200 the device tool gave; the h100 run: 7570789 on a lent H100, 2026-12-07 22:33
+  UTC, two rounds, the only machine the device tool gave that session: no H200 came).
   - *Goal 1, a WaitAny round trip at a spin's latency and ≤ 0.35 CPU/wall.* On the H200 WaitAny took 31.4
     µs against wgpu-native's spin's 31.1 µs (1.009×), on an H100 (219053e) 42.5 against 40.8 µs (1.04×); on
-    lent H100s on 2026-12-07 it was 0.93× (0e26381, 34.2 against 36.9 µs) and, in this page's h100 run
-    (bbc76c5), 1.05×, each at about a core of CPU (the goals table). Two
+    lent H100s on 2026-12-07 it was 0.93× (0e26381, 34.2 against 36.9 µs), 1.05× (bbc76c5) and, in this
+    page's h100 run (7570789, on a host where both libraries' figures were 15–20 % above bbc76c5's run),
+    1.06× (38.3 against 36.0 µs), each at about a core of CPU (the goals table). Two
     changes since eef11e7 are on this path: MapAsync only registers the map (d504679), and a small map no
     longer faults in a fresh page for its copy (09b5b0c: chunks' memory is reused, docs/MAPPING.md). For
     the CPU half, a nap on a precise timer (`clock_nanosleep`, 1 ns timer slack) was tried (24fdc9c): on
@@ -1185,16 +1186,23 @@ GAPS = """\
     0.020–0.023 against 0.016–0.022), the spin that now sees the end. 0e26381's full run on a lent H100
     (2026-12-07 09:02 UTC, three rounds) met goal 2 for WaitAny on 10 ms jobs (+0.3 µs at 0.0191) and for
     `wgpuDevicePoll` and spontaneous callbacks on 100 ms ones (−5.5 and −8.0 µs), and missed the rest
-    (WaitAny on 100 ms jobs +40 µs). This page's h100 run (bbc76c5, whose waits are 0e26381's, on another
-    H100 host at 10:25 UTC) meets none: WaitAny on 10 ms jobs came 4.1 µs before its spin but at 0.0204
-    CPU/wall, and every waiter came 187–248 µs after the spin on 100 ms jobs. On that host the driver's own
-    blocking wake-up was later: `driver_wait`'s thread asleep 10 ms woke 289 µs after the signal against 178
-    µs on the earlier host, and wgpu-native's poll came 318 µs after its spin on 100 ms jobs against 234. A
-    wait whose nap and spin window miss the job's end is ended by a driver wake-up (the fence watcher's
-    nudge, or the driver wait after the window), so its lateness is the driver's; per-wait records of that
-    run, which would tell how many waits missed and by how much, were not taken (the session's device time
-    was spent); `benches/run.py --wait-trace DIR` now takes them (`WGPU_SHIM_WAIT_TRACE`,
-    docs/ENVIRONMENT.md). The nap has not run on an H200.
+    (WaitAny on 100 ms jobs +40 µs). bbc76c5's full run (waits as 0e26381's, another H100 host, 10:25 UTC)
+    met none: WaitAny on 10 ms jobs came 4.1 µs before its spin but at 0.0204 CPU/wall, and every waiter
+    came 187–248 µs after the spin on 100 ms jobs. On that host the driver's own blocking wake-up was
+    later: `driver_wait`'s thread asleep 10 ms woke 289 µs after the signal against 178 µs on the earlier
+    host, and wgpu-native's poll came 318 µs after its spin on 100 ms jobs against 234. A wait whose nap
+    and spin window miss the job's end is ended by a driver wake-up (the fence watcher's nudge, or the
+    driver wait after the window), so its lateness is the driver's; per-wait records of that run, which
+    would tell how many waits missed and by how much, were not taken (the session's device time was
+    spent); `benches/run.py --wait-trace DIR` now takes them (`WGPU_SHIM_WAIT_TRACE`,
+    docs/ENVIRONMENT.md). This page's h100 run (7570789: 0e26381's waits, with e2c5baa's warm-up poll
+    taking the unpolled mark; 22:33 UTC, two rounds, on a host whose `driver_wait` thread asleep 10 ms woke
+    156 µs after the signal) meets goal 2 for `wgpuDevicePoll` and spontaneous callbacks on 100 ms jobs
+    (−4.2 and −29 µs) and misses the rest: WaitAny came 1.4 µs after its spin on 10 ms jobs but at 0.0254
+    process CPU/wall (its waiting thread 0.0146), and 57 µs after on 100 ms jobs; on 10 ms jobs
+    `wgpuDevicePoll` came 46 µs and the spontaneous callback 31 µs after theirs (wgpu-native's poll: 93 µs
+    after its spin on 10 ms jobs, 220 µs on 100 ms ones). Its per-wait records were not taken either (the
+    device tool gave two minutes of H100 time that session). The nap has not run on an H200.
   - *Goal 3, spontaneous callbacks.* The extra time comes with the application thread's move to another
     CPU: it wakes from its condition variable on another CPU than the progress thread that ran its
     callback, its wait grows by about 11 µs and its next submit runs about 12 µs slower, presumably on
