@@ -264,7 +264,8 @@ disk_space() {
 
 # ci_tidy PATH...: under CI, removes build folders of a finished step that
 # no later step reads. A CI machine's disk may be small, and the last steps
-# (windows, pgo) add about 2.7 GB; this frees about 3 GB before them.
+# (windows, pgo) add about 2.7 GB; this frees 3.1 GB before them (both
+# measured in a fresh-clone CI run of 65a5fcc).
 ci_tidy() {
   in_ci || return 0
   local path
