@@ -76,6 +76,39 @@ static double ep_clock(clockid_t id) {
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* The thread CPU clock's step: the smallest change it shows. Linux counts
+ * nanoseconds. On Windows the clock comes from GetThreadTimes, which Wine
+ * reads from the kernel's per-thread user and system times in whole 10 ms
+ * ticks (real Windows: ~15.6 ms), so a wait that used 1 ms of CPU can read
+ * as 0 or 10 ms. Measured once by spinning until the clock moves twice: a
+ * few nanoseconds on Linux, about two steps of CPU on Windows, and at most
+ * 0.5 s of wall time; if it never moves twice, clock_getres's answer. */
+static double ep_cpu_clock_step(void) {
+  static double step = -1.0;
+  if (step >= 0.0) return step;
+  double t0 = ep_clock(CLOCK_MONOTONIC), c0 = ep_clock(CLOCK_THREAD_CPUTIME_ID), c1 = c0;
+  int moves = 0;
+  while (moves < 2 && ep_clock(CLOCK_MONOTONIC) - t0 < 0.5) {
+    double c = ep_clock(CLOCK_THREAD_CPUTIME_ID);
+    if (c == c1) continue;
+    if (++moves == 2) step = c - c1;
+    c1 = c;
+  }
+  if (moves < 2) {
+    struct timespec res;
+    step = clock_getres(CLOCK_THREAD_CPUTIME_ID, &res) == 0 ? (double)res.tv_sec + (double)res.tv_nsec * 1e-9 : 0.0;
+  }
+  return step;
+}
+
+/* Whether a wait of `wall` seconds that the thread CPU clock charged `cpu`
+ * seconds stayed within EP_MAX_CPU_RATIO. The clock's rounding is allowed
+ * for: two steps, since Windows sums two rounded counts (user and system
+ * time). A spinning wait (a ratio near 1) still fails by far. */
+static int ep_cpu_within_limit(double cpu, double wall) {
+  return cpu <= EP_MAX_CPU_RATIO * wall + 2.0 * ep_cpu_clock_step();
+}
+
 static uint32_t ep_seed(uint32_t i) { return 0x9E3779B9u * (i + 1u); }
 
 static uint32_t ep_expected(uint32_t seed) {
