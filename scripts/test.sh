@@ -240,16 +240,22 @@ run_logged() {
 }
 
 # failure_recap NAME: the lines of step NAME's log that most likely say why it
-# failed (its last lines that name an error, else its last lines), at most 160
-# characters each.
+# failed, at most 160 characters each: its last lines that report a failure
+# (a test's FAILED line, CTest's failed tests, a compiler error, a panic, a
+# full disk), else its last lines that name an error in any words, else its
+# last lines. CTest's lists of skipped tests are left out (a skipped test's
+# name may hold "error").
 failure_recap() {
   local log="$step_logs/$1.log" lines
   if [ -z "$step_logs" ] || [ ! -s "$log" ]; then
     echo "    (no output was recorded)"
     return
   fi
-  lines="$(grep -a -i -E 'error|fail|panic|abort|no space|denied|not found|missing|cannot|timed out|timeout' "$log" |
-    grep -a -v -E 'Passed|^ *(Compiling|Checking|Fresh) ' | tail -n 6)"
+  local strong='FAILED|\(Failed\)|\*\*\*(Failed|Timeout|Exception)|error(\[E[0-9]+\])?:|panicked|No space left|Permission denied|command not found|Killed'
+  local weak='error|fail|panic|abort|no space|denied|not found|missing|cannot|timed out|timeout'
+  local noise='Passed|\((Skipped|Not Run|Disabled)\)|^ *(Compiling|Checking|Fresh) '
+  lines="$(grep -a -E "$strong" "$log" | grep -a -v -E "$noise" | tail -n 8)"
+  [ -n "$lines" ] || lines="$(grep -a -i -E "$weak" "$log" | grep -a -v -E "$noise" | tail -n 6)"
   [ -n "$lines" ] || lines="$(tail -n 6 "$log")"
   printf '%s\n' "$lines" | cut -c1-160 | sed 's/^/    /'
   printf '    last line: %s\n' "$(tail -n 1 "$log" | cut -c1-148)"
