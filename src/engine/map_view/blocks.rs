@@ -1,103 +1,151 @@
 //! The memory behind small views' slots, reused (Linux).
 //!
 //! A slot's address is never handed out twice, but its memory may be. An
-//! arena is backed a chunk ([`CHUNK`]) at a time by a *block*: a piece of
-//! one memfd, mapped at the chunk's address, its pages already resident,
-//! when the chunk's first slot is handed out. Once every slot of a chunk is
-//! retired and the arena has moved past it, the chunk's address gets pages
-//! of its own that read as zeros (or fault), and the block goes back to the
-//! pool for a later chunk. A small map then costs no page allocation and no
-//! page fault (a fresh page per map cost more than the map itself on a
-//! virtual machine), and a stale pointer never reaches a block again: its
-//! chunk was replaced before the block moved.
+//! arena is retired a chunk ([`CHUNK`]) at a time: once every slot of a
+//! chunk is retired and the arena has moved past it, the chunk's pages (a
+//! *block*) are moved, page-table entries and all, to a parking place
+//! (`mremap` with `MREMAP_DONTUNMAP`, Linux 5.7), and the chunk's address is
+//! left with no pages, so that it reads as zeros (or, made inaccessible,
+//! faults). When the arena opens its next chunk, a parked block is moved to
+//! that chunk's address the same way. A small map then costs no page
+//! allocation and no page fault (a fresh page per map cost more than the map
+//! itself on a virtual machine), and moving a block costs about a twelfth of
+//! mapping a block of a memfd with its pages present and replacing it again
+//! (the scheme before this one), because no page is looked up or cleared.
+//! A stale pointer never reaches a block again: the block left its chunk's
+//! address before it moved on.
 //!
 //! A reused block holds what its last slots left (zeros where they were
 //! retired in zero mode, anything where a stale write reached a retired slot
-//! before its chunk was replaced), so a view opened in a block writes every
-//! byte of its pages (`View::open`). Elsewhere, and where a block cannot be
-//! had, chunks keep the arena's fresh private pages.
+//! before its chunk was retired), so a view opened in a block writes every
+//! byte of its pages (`View::open`). A chunk that gets no block keeps the
+//! arena's fresh pages, which read as zeros; they become a block when the
+//! chunk is retired. Where pages cannot be moved (other systems, kernels
+//! before 5.7), chunks keep fresh pages and their memory is given back with
+//! the arena's.
 
 use super::os;
 
 /// The address space (and memory) one block backs.
 pub(super) const CHUNK: usize = 1 << 20;
 
-/// Free blocks whose pages stay resident; the pages of further ones go back
-/// to the system (the block is kept, and its pages come back as zeros when
-/// it is used again).
+/// Parked blocks, whose pages stay resident; a retired chunk beyond them
+/// gives its pages back to the system.
 const KEEP: usize = 8;
 
-/// The pool of blocks: pieces of one memfd that grows as needed.
+/// The parking places of free blocks.
 pub(super) struct Blocks {
-    /// The memfd (-1 until the first block; [`FAILED`] when none can be had).
-    fd: i32,
-    /// Its length: the blocks made so far.
-    len: usize,
-    /// Offsets of free blocks whose pages are resident (used first)...
-    warm: Vec<usize>,
-    /// ...and of free blocks whose pages went back to the system.
-    cold: Vec<usize>,
+    /// A reservation of [`KEEP`] chunks (0 until the first block is
+    /// parked; [`NONE`] when pages cannot be moved or no room was had).
+    park: usize,
+    /// Parking places holding a block (addresses in `park`)...
+    parked: Vec<usize>,
+    /// ...and the empty ones.
+    empty: Vec<usize>,
+    /// Chunks opened without a block, on fresh pages (tests).
+    #[cfg(all(test, target_os = "linux"))]
+    fresh: usize,
 }
 
-/// `Blocks::fd` when no memfd could be made: chunks keep fresh pages.
-const FAILED: i32 = -2;
+/// `Blocks::park` when blocks cannot be had: chunks keep fresh pages.
+const NONE: usize = usize::MAX;
+
+/// The outcome of [`Blocks::park`].
+pub(super) enum Parked {
+    /// The chunk's pages were moved away: its address reads as zeros.
+    Yes,
+    /// Not parked (no room, or pages cannot be moved here): the chunk's
+    /// pages are still at its address.
+    No,
+    /// Not parked, and blocks are not used from now on (the kernel cannot
+    /// move these pages).
+    Never,
+}
 
 impl Blocks {
     pub(super) const fn new() -> Blocks {
-        Blocks { fd: -1, len: 0, warm: Vec::new(), cold: Vec::new() }
+        Blocks {
+            park: 0,
+            parked: Vec::new(),
+            empty: Vec::new(),
+            #[cfg(all(test, target_os = "linux"))]
+            fresh: 0,
+        }
     }
 
-    /// Maps a block at `addr`, the start of a chunk of an arena (fresh
-    /// private pages until now): its offset, or `None` when no block can be
-    /// had (the chunk keeps its fresh pages).
-    pub(super) fn map_at(&mut self, addr: usize) -> Option<usize> {
-        let off = match self.warm.pop().or_else(|| self.cold.pop()) {
-            Some(off) => off,
-            None => self.grow()?,
+    /// Whether chunks are retired a chunk at a time here (their blocks
+    /// parked, or their pages given back): `false` on systems without
+    /// moving pages, and once the kernel refused to move them.
+    pub(super) fn in_use(&self) -> bool {
+        cfg!(target_os = "linux") && self.park != NONE
+    }
+
+    /// Moves a parked block to `addr`, the start of a chunk of an arena
+    /// (fresh private pages until now): `true` when it did, and the chunk's
+    /// pages now hold what earlier slots left; `false` when no block is
+    /// parked (the chunk keeps its fresh pages).
+    pub(super) fn map_at(&mut self, addr: usize) -> bool {
+        let Some(from) = self.parked.pop() else {
+            #[cfg(all(test, target_os = "linux"))]
+            {
+                self.fresh += 1;
+            }
+            return false;
         };
-        if os::map_block(addr, CHUNK, self.fd, off) {
-            Some(off)
+        if os::move_pages(from, CHUNK, addr) == os::Moved::Yes {
+            self.empty.push(from);
+            true
         } else {
-            log::debug!(target: "wgpu_shim", "mapped ranges: a block could not be mapped; the chunk keeps fresh pages");
-            self.give(off);
-            None
+            // The block stays where it is; this chunk keeps fresh pages.
+            log::debug!(target: "wgpu_shim", "mapped ranges: a block could not be moved; the chunk keeps fresh pages");
+            self.parked.push(from);
+            false
         }
     }
 
-    /// Takes back the block at `off`, mapped nowhere any more.
-    pub(super) fn give(&mut self, off: usize) {
-        if self.warm.len() < KEEP {
-            self.warm.push(off);
-        } else {
-            os::punch(self.fd, off, CHUNK);
-            self.cold.push(off);
+    /// Moves the pages of the retired chunk at `addr` to a parking place,
+    /// leaving the chunk's address with no pages.
+    pub(super) fn park(&mut self, addr: usize) -> Parked {
+        if !self.in_use() || (self.park == 0 && !self.reserve()) {
+            return Parked::Never;
         }
-    }
-
-    /// A new block at the end of the memfd (made at the first call).
-    fn grow(&mut self) -> Option<usize> {
-        if self.fd == FAILED {
-            return None;
-        }
-        if self.fd < 0 {
-            self.fd = os::block_file().unwrap_or(FAILED);
-            if self.fd == FAILED {
-                log::info!(target: "wgpu_shim", "mapped ranges: no memfd for small views' memory; each small map uses fresh pages");
-                return None;
+        let Some(to) = self.empty.pop() else { return Parked::No };
+        match os::move_pages(addr, CHUNK, to) {
+            os::Moved::Yes => {
+                self.parked.push(to);
+                Parked::Yes
+            }
+            os::Moved::No => {
+                self.empty.push(to);
+                Parked::No
+            }
+            os::Moved::Unsupported => {
+                log::info!(target: "wgpu_shim", "mapped ranges: this kernel cannot move pages (Linux 5.7's MREMAP_DONTUNMAP); each chunk of small views uses fresh pages");
+                self.empty.push(to);
+                self.park = NONE;
+                Parked::Never
             }
         }
-        let off = self.len;
-        let len = off.checked_add(CHUNK)?;
-        if !os::grow_file(self.fd, len) {
-            return None;
-        }
-        self.len = len;
-        Some(off)
     }
 
-    /// Blocks made so far (tests).
+    /// Reserves the parking places (at the first parking).
+    fn reserve(&mut self) -> bool {
+        match os::fresh(KEEP * CHUNK) {
+            Some(base) => {
+                self.park = base;
+                self.empty = (0..KEEP).rev().map(|i| base + i * CHUNK).collect();
+                true
+            }
+            None => {
+                self.park = NONE;
+                false
+            }
+        }
+    }
+
+    /// Chunks opened on fresh pages so far (tests).
     #[cfg(all(test, target_os = "linux"))]
-    pub(super) fn made(&self) -> usize {
-        self.len / CHUNK
+    pub(super) fn fresh(&self) -> usize {
+        self.fresh
     }
 }

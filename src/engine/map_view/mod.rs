@@ -14,8 +14,9 @@
 //!   that a map costs no system call; a retired slot is zeroed (or made
 //!   inaccessible), and a whole arena is given back to the system once
 //!   every slot in it is retired. On Linux an arena's memory is reused a
-//!   chunk at a time, under new addresses ([`blocks`]), so that a map costs
-//!   no page fault either;
+//!   chunk at a time, under new addresses: a retired chunk's pages are
+//!   moved to the next chunk ([`blocks`]), so that a map costs no page
+//!   fault either;
 //! - **moved**: the driver memory's own pages, when they are host memory
 //!   the library gave the driver ([`shareable`]): their page-table
 //!   entries are moved from the library's mapping of them to a new address
@@ -36,7 +37,7 @@ mod blocks;
 mod os;
 pub(crate) mod shareable;
 
-use blocks::{Blocks, CHUNK};
+use blocks::{Blocks, Parked, CHUNK};
 
 use std::collections::VecDeque;
 use std::sync::OnceLock;
@@ -148,21 +149,27 @@ struct Arena {
     given_back: usize,
     /// Bytes of slots retired since then.
     retired_since: usize,
-    /// Each chunk's block and live slots ([`blocks`]).
+    /// Each chunk's state and live slots ([`blocks`]).
     chunks: Vec<Chunk>,
     /// The chunk the newest slot went to, while this is the current arena:
     /// it stays mapped when its slots are all retired.
     open_chunk: Option<usize>,
-    /// Some chunk had a block: the arena's retired slots need no giving
-    /// back (the blocks are reused instead).
+    /// Some chunk is retired on its own ([`Chunk::alone`]): the arena's
+    /// retired slots need no giving back (their chunks' pages are).
     any_block: bool,
 }
 
-/// A chunk of an arena: its block (`None`: the arena's fresh pages) and how
+/// A chunk of an arena: how it is retired, what its pages hold, and how
 /// many of its slots are live.
 #[derive(Clone, Copy, Default)]
 struct Chunk {
-    block: Option<usize>,
+    /// Retired on its own once its slots are: its pages are parked as a
+    /// block, or given back ([`retire_chunk`]). Else (no blocks here) its
+    /// memory goes back with the arena's.
+    alone: bool,
+    /// Its pages are a block that earlier slots used (they are written in
+    /// full by each view opened there); else fresh pages, all zeros.
+    reused: bool,
     live: u32,
 }
 
@@ -340,15 +347,17 @@ fn slot(span: usize) -> Option<(usize, usize, bool)> {
     let chunk = offset / CHUNK;
     if arena.open_chunk != Some(chunk) {
         close_chunk(arena, &mut views.blocks, stale());
-        arena.chunks[chunk].block = views.blocks.map_at(arena.base + chunk * CHUNK);
-        arena.any_block |= arena.chunks[chunk].block.is_some();
+        let alone = views.blocks.in_use();
+        let reused = alone && views.blocks.map_at(arena.base + chunk * CHUNK);
+        arena.chunks[chunk] = Chunk { alone, reused, live: 0 };
+        arena.any_block |= alone;
         arena.open_chunk = Some(chunk);
     }
     arena.chunks[chunk].live += 1;
     let at = arena.base + offset;
     arena.next = offset + span;
     arena.live.push((at, span));
-    Some((at, arena.base, arena.chunks[chunk].block.is_some()))
+    Some((at, arena.base, arena.chunks[chunk].reused))
 }
 
 /// Where a slot of `span` bytes goes in an arena whose next free byte is at
@@ -371,20 +380,28 @@ fn close_chunk(arena: &mut Arena, blocks: &mut Blocks, mode: Stale) {
     }
 }
 
-/// Replaces a chunk whose slots are all retired by pages of its own (zeros,
-/// or no access), so that its block can back a later chunk.
+/// Retires a chunk whose slots are all retired: its pages are parked as a
+/// block for a later chunk, or given back, and its address is left reading
+/// as zeros (or faulting).
 fn retire_chunk(arena: &mut Arena, chunk: usize, blocks: &mut Blocks, mode: Stale) {
-    let Some(off) = arena.chunks[chunk].block.take() else { return };
+    let state = std::mem::take(&mut arena.chunks[chunk]);
+    if !state.alone {
+        return;
+    }
     let addr = arena.base + chunk * CHUNK;
-    let replaced = match mode {
-        Stale::Zero => os::retire_zero(addr, CHUNK),
-        Stale::Fault => os::retire_fault(addr, CHUNK),
+    // Fault mode's slots were made inaccessible one by one: the chunk is
+    // no longer one mapping that can move, so its pages are given back.
+    let parked = match mode {
+        Stale::Zero => blocks.park(addr),
+        Stale::Fault => Parked::No,
     };
-    if replaced {
-        blocks.give(off);
-    } else {
-        // Still mapped here: the block is not used again.
-        log::error!(target: "wgpu_shim", "a chunk of retired mapped ranges could not be replaced (the system refused): its memory is not reused");
+    let retired = match (parked, mode) {
+        (Parked::Yes, _) => true,
+        (Parked::No | Parked::Never, Stale::Zero) => os::retire_zero(addr, CHUNK),
+        (Parked::No | Parked::Never, Stale::Fault) => os::retire_fault(addr, CHUNK),
+    };
+    if !retired {
+        log::error!(target: "wgpu_shim", "a chunk of retired mapped ranges could not be replaced (the system refused): its memory stays in place");
     }
 }
 
@@ -438,6 +455,9 @@ fn give_back_gaps(arena: &mut Arena, mode: Stale) {
 /// its address reserved (zeros, or no access) until the quarantine is full.
 fn retire_arena(views: &mut Views, base: usize, mode: Stale) {
     match mode {
+        // On Unix one new mapping over the whole arena also merges the
+        // mappings its chunks' moves left (`blocks.rs`) into one.
+        Stale::Zero if cfg!(unix) && os::retire_zero(base, ARENA) => {}
         Stale::Zero => os::discard(base, ARENA),
         Stale::Fault => {
             os::retire_fault(base, ARENA);

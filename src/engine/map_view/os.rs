@@ -1,6 +1,7 @@
 //! The page operations views need, per operating system: fresh zeroed
-//! memory, a second mapping of shared pages (Linux), and the two ways a
-//! view is retired (pages that read as zeros, or pages that fault).
+//! memory, a second mapping of shared pages and moving pages to another
+//! address (Linux), and the two ways a view is retired (pages that read as
+//! zeros, or pages that fault).
 
 /// The system's page size (4 KiB where it cannot be read).
 pub(super) fn page_size() -> usize {
@@ -9,29 +10,46 @@ pub(super) fn page_size() -> usize {
     *PAGE.get_or_init(imp::page_size)
 }
 
-#[cfg(target_os = "linux")]
-pub(super) use imp::{block_file, grow_file, map_block, punch};
 pub(super) use imp::{discard, duplicate, fresh, give_back, release, retire_fault, retire_zero, take};
+
+/// The outcome of [`move_pages`].
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Moved {
+    Yes,
+    /// The kernel refused this move (the pages stay where they were).
+    #[cfg_attr(not(target_os = "linux"), expect(dead_code, reason = "only Linux moves pages"))]
+    No,
+    /// The kernel cannot move pages this way (before Linux 5.7; other
+    /// systems).
+    Unsupported,
+}
+
+/// Moves the page-table entries of the `len` bytes of private anonymous
+/// memory at `from` to `to` (`mremap` with `MREMAP_DONTUNMAP`), replacing
+/// what was mapped there: the pages keep their contents and need no fault
+/// at the new address, and `from` stays mapped with no pages (it reads as
+/// zeros). Both ranges are page-aligned and this module's own.
+#[cfg(target_os = "linux")]
+pub(super) fn move_pages(from: usize, len: usize, to: usize) -> Moved {
+    let flags = libc::MREMAP_MAYMOVE | libc::MREMAP_FIXED | libc::MREMAP_DONTUNMAP;
+    // SAFETY: `from..from + len` and `to..to + len` are private anonymous
+    // ranges this module reserved and owns (a chunk of an arena, a parking
+    // place of blocks.rs); MREMAP_FIXED replaces exactly the target range,
+    // and DONTUNMAP leaves the source mapped.
+    let p = unsafe { libc::mremap(from as *mut libc::c_void, len, len, flags, to as *mut libc::c_void) };
+    if p as usize == to {
+        Moved::Yes
+    } else if p == libc::MAP_FAILED && std::io::Error::last_os_error().raw_os_error() == Some(libc::EINVAL) {
+        Moved::Unsupported
+    } else {
+        Moved::No
+    }
+}
+
+/// Systems without `mremap`: chunks keep fresh pages (`blocks.rs`).
 #[cfg(not(target_os = "linux"))]
-pub(super) use no_blocks::{block_file, grow_file, map_block, punch};
-
-/// Systems other than Linux have no blocks (`blocks.rs`): chunks keep fresh
-/// pages.
-#[cfg(not(target_os = "linux"))]
-mod no_blocks {
-    pub(in crate::engine::map_view) fn block_file() -> Option<i32> {
-        None
-    }
-
-    pub(in crate::engine::map_view) fn grow_file(_fd: i32, _len: usize) -> bool {
-        false
-    }
-
-    pub(in crate::engine::map_view) fn map_block(_addr: usize, _len: usize, _fd: i32, _off: usize) -> bool {
-        false
-    }
-
-    pub(in crate::engine::map_view) fn punch(_fd: i32, _off: usize, _len: usize) {}
+pub(super) fn move_pages(_from: usize, _len: usize, _to: usize) -> Moved {
+    Moved::Unsupported
 }
 
 #[cfg(unix)]
@@ -59,52 +77,6 @@ mod imp {
             )
         };
         (p != libc::MAP_FAILED).then_some(p as usize)
-    }
-
-    /// A new memfd for small views' blocks (`blocks.rs`); `None` when the
-    /// system has none.
-    #[cfg(target_os = "linux")]
-    pub(in crate::engine::map_view) fn block_file() -> Option<i32> {
-        // SAFETY: creates a new fd; nothing else is touched.
-        let fd = unsafe { libc::memfd_create(c"wgpu-shim small views".as_ptr(), libc::MFD_CLOEXEC) };
-        (fd >= 0).then_some(fd)
-    }
-
-    /// Sets the length of the blocks' memfd.
-    #[cfg(target_os = "linux")]
-    pub(in crate::engine::map_view) fn grow_file(fd: i32, len: usize) -> bool {
-        let Ok(len) = libc::off_t::try_from(len) else { return false };
-        // SAFETY: the blocks' own memfd.
-        unsafe { libc::ftruncate(fd, len) == 0 }
-    }
-
-    /// Maps `len` bytes of the blocks' memfd at `off` over `addr..addr + len`
-    /// (fresh private pages of an arena), with its pages faulted in.
-    #[cfg(target_os = "linux")]
-    pub(in crate::engine::map_view) fn map_block(addr: usize, len: usize, fd: i32, off: usize) -> bool {
-        let Ok(off) = libc::off_t::try_from(off) else { return false };
-        // SAFETY: `addr..addr + len` is a chunk of an arena this module
-        // reserved and hands out alone; MAP_FIXED replaces exactly it.
-        let p = unsafe {
-            libc::mmap(
-                addr as *mut libc::c_void,
-                len,
-                libc::PROT_READ | libc::PROT_WRITE,
-                libc::MAP_SHARED | libc::MAP_FIXED | libc::MAP_POPULATE,
-                fd,
-                off,
-            )
-        };
-        p as usize == addr
-    }
-
-    /// Gives the pages of `len` bytes of the blocks' memfd at `off` back to
-    /// the system (they read as zeros afterwards).
-    #[cfg(target_os = "linux")]
-    pub(in crate::engine::map_view) fn punch(fd: i32, off: usize, len: usize) {
-        let (Ok(off), Ok(len)) = (libc::off_t::try_from(off), libc::off_t::try_from(len)) else { return };
-        // SAFETY: a range of the blocks' own memfd, mapped nowhere.
-        unsafe { libc::fallocate(fd, libc::FALLOC_FL_PUNCH_HOLE | libc::FALLOC_FL_KEEP_SIZE, off, len) };
     }
 
     /// A second mapping of the `len` shared pages at `addr` (page-aligned),

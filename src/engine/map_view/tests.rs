@@ -139,7 +139,7 @@ fn a_live_slot_survives_its_arena_filling_up() {
 fn chunks_reuse_their_memory_under_new_addresses() {
     use super::blocks::CHUNK;
     let mut driver = vec![0x3cu8; 4096];
-    let made_before = super::VIEWS.lock().blocks.made();
+    let fresh_before = super::VIEWS.lock().blocks.fresh();
     // Map and retire several chunks' worth of slots, one at a time, keeping
     // the first address: the chunks before are retired as the arena moves
     // on, and their blocks back the later ones.
@@ -167,6 +167,6 @@ fn chunks_reuse_their_memory_under_new_addresses() {
     // Other tests run beside this one and may make blocks too; what this one
     // did alone needs at most three (the open chunk, the one retiring, one
     // for a parallel test's chunk), not one per chunk.
-    let made = super::VIEWS.lock().blocks.made() - made_before;
-    assert!(made <= 4, "{made} blocks made for 8 chunks of slots mapped one at a time");
+    let fresh = super::VIEWS.lock().blocks.fresh() - fresh_before;
+    assert!(fresh <= 4, "{fresh} chunks on fresh pages for 8 chunks of slots mapped one at a time");
 }
