@@ -28,13 +28,14 @@ unsafe fn chain_allows_import(mut next: *const c_void) -> bool {
     true
 }
 
-/// A memfd of `len` bytes, mapped shared once; the fd is closed (the
-/// mapping keeps the pages). Its page-table entries are filled as the pages
-/// are first used (a driver that pins imported pages, as NVIDIA's does,
-/// fills them all at import), and views move them rather than fault pages
-/// in again (`engine/map_view`). Not populated here: on a driver that only
-/// writes through the pointer (lavapipe) that would zero every page of a
-/// large block at allocation.
+/// A memfd of `len` bytes, mapped shared once with its pages present
+/// (`MAP_POPULATE`); the fd is closed (the mapping keeps the pages). Views
+/// move the page-table entries rather than fault pages in again
+/// (`engine/map_view`). A driver that pins imported pages, as NVIDIA's
+/// does, fills them all at import anyway; on one that only writes through
+/// the pointer (lavapipe) populating zeroes every page of an allocation
+/// when it is made. (79a3ca5 meant to drop `MAP_POPULATE` and changed only
+/// this comment; dropping it has not been measured on a GPU.)
 fn memfd_pages(len: usize) -> Option<usize> {
     // SAFETY: plain system calls on a new fd; the fd is closed on every path.
     unsafe {
