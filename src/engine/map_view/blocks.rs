@@ -5,9 +5,11 @@
 //! chunk is retired and the arena has moved past it, the chunk's pages (a
 //! *block*) are moved, page-table entries and all, to a parking place
 //! (`mremap` with `MREMAP_DONTUNMAP`, Linux 5.7), and the chunk's address is
-//! left with no pages, so that it reads as zeros (or, made inaccessible,
-//! faults). When the arena opens its next chunk, a parked block is moved to
-//! that chunk's address the same way. A small map then costs no page
+//! left with no pages, so that it reads as zeros (in `fault` mode the chunk
+//! is made inaccessible first, and it moves so: its address then faults,
+//! and the block is made accessible where it goes). When the arena opens
+//! its next chunk, a parked block is moved to that chunk's address the
+//! same way. A small map then costs no page
 //! allocation and no page fault (a fresh page per map cost more than the map
 //! itself on a virtual machine), and moving a block costs about a twelfth of
 //! mapping a block of a memfd with its pages present and replacing it again
@@ -24,7 +26,7 @@
 //! before 5.7), chunks keep fresh pages and their memory is given back with
 //! the arena's.
 
-use super::os;
+use super::{os, Stale};
 
 /// The address space (and memory) one block backs.
 pub(super) const CHUNK: usize = 1 << 20;
@@ -83,8 +85,9 @@ impl Blocks {
     /// Moves a parked block to `addr`, the start of a chunk of an arena
     /// (fresh private pages until now): `true` when it did, and the chunk's
     /// pages now hold what earlier slots left; `false` when no block is
-    /// parked (the chunk keeps its fresh pages).
-    pub(super) fn map_at(&mut self, addr: usize) -> bool {
+    /// parked (the chunk keeps its fresh pages). In `fault` mode blocks are
+    /// parked inaccessible and made accessible here.
+    pub(super) fn map_at(&mut self, addr: usize, mode: Stale) -> bool {
         let Some(from) = self.parked.pop() else {
             #[cfg(all(test, target_os = "linux"))]
             {
@@ -94,6 +97,14 @@ impl Blocks {
         };
         if os::move_pages(from, CHUNK, addr) == os::Moved::Yes {
             self.empty.push(from);
+            if mode == Stale::Fault && !os::protect_rw(addr, CHUNK) {
+                // Slots here must be usable: fresh pages instead (the
+                // block's pages go back to the system).
+                if !os::retire_zero(addr, CHUNK) {
+                    log::error!(target: "wgpu_shim", "mapped ranges: a chunk could not be made accessible");
+                }
+                return false;
+            }
             true
         } else {
             // The block stays where it is; this chunk keeps fresh pages.
@@ -104,7 +115,8 @@ impl Blocks {
     }
 
     /// Moves the pages of the retired chunk at `addr` to a parking place,
-    /// leaving the chunk's address with no pages.
+    /// leaving the chunk's address with no pages (with the protection it
+    /// has: in `fault` mode the caller made it inaccessible first).
     pub(super) fn park(&mut self, addr: usize) -> Parked {
         if !self.in_use() || (self.park == 0 && !self.reserve()) {
             return Parked::Never;

@@ -348,7 +348,7 @@ fn slot(span: usize) -> Option<(usize, usize, bool)> {
     if arena.open_chunk != Some(chunk) {
         close_chunk(arena, &mut views.blocks, stale());
         let alone = views.blocks.in_use();
-        let reused = alone && views.blocks.map_at(arena.base + chunk * CHUNK);
+        let reused = alone && views.blocks.map_at(arena.base + chunk * CHUNK, stale());
         arena.chunks[chunk] = Chunk { alone, reused, live: 0 };
         arena.any_block |= alone;
         arena.open_chunk = Some(chunk);
@@ -389,10 +389,11 @@ fn retire_chunk(arena: &mut Arena, chunk: usize, blocks: &mut Blocks, mode: Stal
         return;
     }
     let addr = arena.base + chunk * CHUNK;
-    // Fault mode's slots were made inaccessible one by one: the chunk is
-    // no longer one mapping that can move, so its pages are given back.
+    // Fault mode's slots were made inaccessible one by one: the whole chunk
+    // is made so first, which makes it one mapping again, one that can move.
     let parked = match mode {
         Stale::Zero => blocks.park(addr),
+        Stale::Fault if os::protect_none(addr, CHUNK) => blocks.park(addr),
         Stale::Fault => Parked::No,
     };
     let retired = match (parked, mode) {

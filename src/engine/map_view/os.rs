@@ -233,6 +233,13 @@ mod imp {
         // SAFETY: a range this module mapped and owns.
         unsafe { libc::mprotect(addr as *mut libc::c_void, len, libc::PROT_NONE) == 0 }
     }
+
+    /// Makes `addr..addr + len` readable and writable again.
+    pub(in crate::engine::map_view) fn protect_rw(addr: usize, len: usize) -> bool {
+        // SAFETY: a range this module mapped and owns (a chunk it is about
+        // to hand slots of out).
+        unsafe { libc::mprotect(addr as *mut libc::c_void, len, libc::PROT_READ | libc::PROT_WRITE) == 0 }
+    }
 }
 
 #[cfg(windows)]
@@ -310,6 +317,12 @@ mod imp {
         // SAFETY: a committed range this module owns.
         unsafe { VirtualProtect(addr as *const _, len, PAGE_NOACCESS, &mut old) != 0 }
     }
+
+    pub(in crate::engine::map_view) fn protect_rw(addr: usize, len: usize) -> bool {
+        let mut old = 0;
+        // SAFETY: a committed range this module owns.
+        unsafe { VirtualProtect(addr as *const _, len, PAGE_READWRITE, &mut old) != 0 }
+    }
 }
 
-pub(super) use imp::protect_none;
+pub(super) use imp::{protect_none, protect_rw};
