@@ -1224,8 +1224,11 @@ GAPS = """\
       map faulted in a fresh page, which on the development machine (a 2-CPU virtual machine) cost
       about 5 µs: a map cycle took 5.4 µs against wgpu-native's 0.56 (commit d504679). Since 09b5b0c
       the pages of retired chunks are reused under new addresses on Linux (docs/MAPPING.md): the map
-      cycle takes 0.94 µs there against wgpu-native's 0.45 (best round medians, lavapipe-default, 859d075),
-      the rest being the chunks' mapping and replacing.
+      cycle takes 0.94 µs there against wgpu-native's 0.45 (best round medians, lavapipe-default, 859d075).
+      The scenario's 230 cycles fill one or two 1 MiB chunks, so the chunks' turnover hardly shows in it;
+      over 20,000 uploads it was most of a small upload's cost, until f31f5db moved a retired chunk's pages
+      on instead of mapping and replacing chunks (docs/MAPPING.md, "What it costs"). The rest is the
+      view's copy and zeroing, and the wait's delivery.
 - **The wait ladder on a GPU** (the earlier H200 run, of dee9c92's profile-guided build on 2026-12-03, since
   replaced on this page by 27ba309's; `src/engine/spin.rs`, docs/ARCHITECTURE.md "The wait ladder").
   A thread waiting for the device fence (WaitAny's direct wait, `wgpuDevicePoll`, the progress thread) first
