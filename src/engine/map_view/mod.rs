@@ -154,8 +154,10 @@ struct Arena {
     /// The chunk the newest slot went to, while this is the current arena:
     /// it stays mapped when its slots are all retired.
     open_chunk: Option<usize>,
-    /// Some chunk is retired on its own ([`Chunk::alone`]): the arena's
-    /// retired slots need no giving back (their chunks' pages are).
+    /// Some chunk is retired on its own ([`Chunk::alone`]): while blocks
+    /// are in use, the arena's retired slots need no giving back (their
+    /// chunks' pages are). Once the kernel refused to move pages, the
+    /// chunks opened since are not, and the arena gives back as elsewhere.
     any_block: bool,
 }
 
@@ -325,7 +327,7 @@ fn slot(span: usize) -> Option<(usize, usize, bool)> {
             if full.live.is_empty() {
                 retire_arena(views, full.base, mode);
             } else {
-                if !full.any_block {
+                if !(full.any_block && views.blocks.in_use()) {
                     give_back_gaps(&mut full, mode);
                 }
                 views.arenas.push(full);
@@ -425,7 +427,7 @@ fn end_slot(base: usize, at: usize, mode: Stale) {
     if arena.live.is_empty() && i != last {
         views.arenas.remove(i);
         retire_arena(views, base, mode);
-    } else if arena.retired_since >= GIVE_BACK && !arena.any_block {
+    } else if arena.retired_since >= GIVE_BACK && !(arena.any_block && views.blocks.in_use()) {
         give_back_gaps(arena, mode);
     }
 }
