@@ -9,11 +9,11 @@
 //! is made inaccessible first, and it moves so: its address then faults,
 //! and the block is made accessible where it goes). When the arena opens
 //! its next chunk, a parked block is moved to that chunk's address the
-//! same way. A small map then costs no page
-//! allocation and no page fault (a fresh page per map cost more than the map
-//! itself on a virtual machine), and moving a block costs about a twelfth of
-//! mapping a block of a memfd with its pages present and replacing it again
-//! (the scheme before this one), because no page is looked up or cleared.
+//! same way. A small map then costs no page allocation and no page fault
+//! (a fresh page per map cost more than the map itself on a virtual
+//! machine), and moving a block costs about a twelfth of mapping a block of
+//! a memfd with its pages present and replacing it again (the scheme before
+//! this one), because no page is looked up or cleared.
 //! A stale pointer never reaches a block again: the block left its chunk's
 //! address before it moved on.
 //!
@@ -51,18 +51,6 @@ pub(super) struct Blocks {
 
 /// `Blocks::park` when blocks cannot be had: chunks keep fresh pages.
 const NONE: usize = usize::MAX;
-
-/// The outcome of [`Blocks::park`].
-pub(super) enum Parked {
-    /// The chunk's pages were moved away: its address reads as zeros.
-    Yes,
-    /// Not parked (no room, or pages cannot be moved here): the chunk's
-    /// pages are still at its address.
-    No,
-    /// Not parked, and blocks are not used from now on (the kernel cannot
-    /// move these pages).
-    Never,
-}
 
 impl Blocks {
     pub(super) const fn new() -> Blocks {
@@ -116,28 +104,25 @@ impl Blocks {
 
     /// Moves the pages of the retired chunk at `addr` to a parking place,
     /// leaving the chunk's address with no pages (with the protection it
-    /// has: in `fault` mode the caller made it inaccessible first).
-    pub(super) fn park(&mut self, addr: usize) -> Parked {
+    /// has: in `fault` mode the caller made it inaccessible first). `false`
+    /// when it did not (no room, the kernel refused, or blocks are out of
+    /// use): the chunk's pages are still at its address.
+    pub(super) fn park(&mut self, addr: usize) -> bool {
         if !self.in_use() || (self.park == 0 && !self.reserve()) {
-            return Parked::Never;
+            return false;
         }
-        let Some(to) = self.empty.pop() else { return Parked::No };
-        match os::move_pages(addr, CHUNK, to) {
-            os::Moved::Yes => {
-                self.parked.push(to);
-                Parked::Yes
-            }
-            os::Moved::No => {
-                self.empty.push(to);
-                Parked::No
-            }
-            os::Moved::Unsupported => {
-                log::info!(target: "wgpu_shim", "mapped ranges: this kernel cannot move pages (Linux 5.7's MREMAP_DONTUNMAP); each chunk of small views uses fresh pages");
-                self.empty.push(to);
-                self.park = NONE;
-                Parked::Never
-            }
+        let Some(to) = self.empty.pop() else { return false };
+        let moved = os::move_pages(addr, CHUNK, to);
+        if moved == os::Moved::Yes {
+            self.parked.push(to);
+            return true;
         }
+        self.empty.push(to);
+        if moved == os::Moved::Unsupported {
+            log::info!(target: "wgpu_shim", "mapped ranges: this kernel cannot move pages (Linux 5.7's MREMAP_DONTUNMAP); each chunk of small views uses fresh pages");
+            self.park = NONE;
+        }
+        false
     }
 
     /// Reserves the parking places (at the first parking).

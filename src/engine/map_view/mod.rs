@@ -37,7 +37,7 @@ mod blocks;
 mod os;
 pub(crate) mod shareable;
 
-use blocks::{Blocks, Parked, CHUNK};
+use blocks::{Blocks, CHUNK};
 
 use std::collections::VecDeque;
 use std::sync::OnceLock;
@@ -293,7 +293,7 @@ impl View {
                 // The pages' entries go home first: retiring the view then
                 // has no pages to take down.
                 if let Kind::Moved { home } = self.kind {
-                    os::give_back(self.base, self.span, home);
+                    os::move_pages(self.base, self.span, home);
                 }
                 let retired = match mode {
                     Stale::Zero => os::retire_zero(self.base, self.span),
@@ -395,14 +395,13 @@ fn retire_chunk(arena: &mut Arena, chunk: usize, blocks: &mut Blocks, mode: Stal
     // is made so first, which makes it one mapping again, one that can move.
     let parked = match mode {
         Stale::Zero => blocks.park(addr),
-        Stale::Fault if os::protect_none(addr, CHUNK) => blocks.park(addr),
-        Stale::Fault => Parked::No,
+        Stale::Fault => os::protect_none(addr, CHUNK) && blocks.park(addr),
     };
-    let retired = match (parked, mode) {
-        (Parked::Yes, _) => true,
-        (Parked::No | Parked::Never, Stale::Zero) => os::retire_zero(addr, CHUNK),
-        (Parked::No | Parked::Never, Stale::Fault) => os::retire_fault(addr, CHUNK),
-    };
+    let retired = parked
+        || match mode {
+            Stale::Zero => os::retire_zero(addr, CHUNK),
+            Stale::Fault => os::retire_fault(addr, CHUNK),
+        };
     if !retired {
         log::error!(target: "wgpu_shim", "a chunk of retired mapped ranges could not be replaced (the system refused): its memory stays in place");
     }

@@ -10,7 +10,7 @@ pub(super) fn page_size() -> usize {
     *PAGE.get_or_init(imp::page_size)
 }
 
-pub(super) use imp::{discard, duplicate, fresh, give_back, release, retire_fault, retire_zero, take};
+pub(super) use imp::{discard, duplicate, fresh, release, retire_fault, retire_zero, take};
 
 /// The outcome of [`move_pages`].
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -24,18 +24,21 @@ pub(super) enum Moved {
     Unsupported,
 }
 
-/// Moves the page-table entries of the `len` bytes of private anonymous
-/// memory at `from` to `to` (`mremap` with `MREMAP_DONTUNMAP`), replacing
-/// what was mapped there: the pages keep their contents and need no fault
-/// at the new address, and `from` stays mapped with no pages (it reads as
-/// zeros). Both ranges are page-aligned and this module's own.
+/// Moves the page-table entries of the `len` bytes at `from` to `to`
+/// (`mremap` with `MREMAP_DONTUNMAP`), replacing what was mapped there: the
+/// pages keep their contents and need no fault at the new address, and
+/// `from` stays mapped with no pages (private memory reads as zeros there;
+/// shared memory faults its pages in again). Private anonymous memory moves
+/// so since Linux 5.7, shared memory since 5.13. Both ranges are
+/// page-aligned and this module's own: a chunk of an arena and a parking
+/// place (`blocks.rs`), or a moved view and its pages' home ([`take`]).
 #[cfg(target_os = "linux")]
 pub(super) fn move_pages(from: usize, len: usize, to: usize) -> Moved {
     let flags = libc::MREMAP_MAYMOVE | libc::MREMAP_FIXED | libc::MREMAP_DONTUNMAP;
-    // SAFETY: `from..from + len` and `to..to + len` are private anonymous
-    // ranges this module reserved and owns (a chunk of an arena, a parking
-    // place of blocks.rs); MREMAP_FIXED replaces exactly the target range,
-    // and DONTUNMAP leaves the source mapped.
+    // SAFETY: `from..from + len` and `to..to + len` are ranges this module
+    // mapped and owns (see above; a view's home is the library's own mapping
+    // of the pages, engine/vk_memory.rs); MREMAP_FIXED replaces exactly the
+    // target range, and DONTUNMAP leaves the source mapped.
     let p = unsafe { libc::mremap(from as *mut libc::c_void, len, len, flags, to as *mut libc::c_void) };
     if p as usize == to {
         Moved::Yes
@@ -155,19 +158,6 @@ mod imp {
         (Some((r, total)), r + shift)
     }
 
-    /// Moves the page-table entries of a view made by [`take`] back to
-    /// `to`, where they came from; the view stays mapped, emptied, for its
-    /// retirement.
-    #[cfg(target_os = "linux")]
-    pub(in crate::engine::map_view) fn give_back(view: usize, len: usize, to: usize) -> bool {
-        let flags = libc::MREMAP_MAYMOVE | libc::MREMAP_FIXED | libc::MREMAP_DONTUNMAP;
-        // SAFETY: `view` is a mapping [`take`] made of the pages whose home
-        // is `to..to + len` (the same pages, mapped there by this library);
-        // MREMAP_FIXED replaces that home range with them.
-        let p = unsafe { libc::mremap(view as *mut libc::c_void, len, len, flags, to as *mut libc::c_void) };
-        p as usize == to
-    }
-
     /// Systems without `mremap`: views there are copies.
     #[cfg(not(target_os = "linux"))]
     pub(in crate::engine::map_view) fn duplicate(_addr: usize, _len: usize) -> Option<usize> {
@@ -177,11 +167,6 @@ mod imp {
     #[cfg(not(target_os = "linux"))]
     pub(in crate::engine::map_view) fn take(_addr: usize, _len: usize) -> Option<usize> {
         None
-    }
-
-    #[cfg(not(target_os = "linux"))]
-    pub(in crate::engine::map_view) fn give_back(_view: usize, _len: usize, _to: usize) -> bool {
-        false
     }
 
     /// Replaces the pages at `addr` with private pages that read as zeros,
@@ -267,10 +252,6 @@ mod imp {
 
     pub(in crate::engine::map_view) fn take(_addr: usize, _len: usize) -> Option<usize> {
         None
-    }
-
-    pub(in crate::engine::map_view) fn give_back(_view: usize, _len: usize, _to: usize) -> bool {
-        false
     }
 
     /// Zeros the view's pages, then gives their memory back as `discard`
